@@ -1,0 +1,73 @@
+package io.dilithiumgpu.backend;
+
+import io.dilithiumgpu.core.ParameterSet;
+
+/**
+ * A batch engine for one of the six parameter sets: the seam between the batcher and the
+ * hardware. The CPU implementation spreads a batch over all cores; the CUDA implementation runs
+ * it as kernel launches.
+ *
+ * <p>Batches are flat arrays of fixed-size records: task {@code i} of a batch of {@code n} tasks
+ * occupies bytes {@code [i·size, (i+1)·size)} of each array, where size is the parameter set's
+ * byte length of that field ({@link ParameterSet#publicKeyBytes()},
+ * {@link ParameterSet#privateKeyBytes()}, {@link ParameterSet#signatureBytes()},
+ * {@link ParameterSet#MU_BYTES}, {@link ParameterSet#rndBytes()}, {@link ParameterSet#SEED_BYTES}).
+ * Each task reports its own outcome in {@code status[i]} (a {@link TaskStatus} code), so one bad
+ * task fails alone and never its batch.
+ *
+ * <p>Ownership: a backend reads its input arrays and writes its output arrays only for the
+ * duration of the call and keeps no reference to any of them. Secret inputs it copies (into
+ * pinned or device memory, say) are wiped before the call returns.
+ *
+ * <p>A method throws {@link BackendException} only when the backend itself failed (a CUDA error,
+ * a lost device); the caller then reruns the whole batch elsewhere. Implementations are safe for
+ * concurrent use by several threads.
+ */
+public interface Backend extends AutoCloseable {
+
+    /** Short name shown in JMX and logs: {@code cpu} or {@code cuda}. */
+    String name();
+
+    /** The batch size at which this backend reaches most of its throughput for an operation. */
+    int preferredBatchSize(ParameterSet params, Operation op);
+
+    /**
+     * Key generation from seeds: ζ (round 3.1) or ξ (FIPS 204 Algorithm 6, ML-DSA.KeyGen_internal).
+     *
+     * @param seeds       n × 32 bytes
+     * @param publicKeys  n × publicKeyBytes, written
+     * @param privateKeys n × privateKeyBytes, written
+     * @param status      n codes, written: {@link TaskStatus#OK}
+     */
+    void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
+                byte[] status);
+
+    /**
+     * Signing of precomputed μ (FIPS 204 Algorithm 7, ML-DSA.Sign_internal, from step 6 on; round
+     * 3.1 {@code crypto_sign_signature} after μ).
+     *
+     * @param privateKeys n × privateKeyBytes (expanded private keys)
+     * @param mus         n × 64 bytes
+     * @param rnds        n × rndBytes: FIPS 204 rnd, or round 3.1 ρ′
+     * @param signatures  n × signatureBytes, written where the status is OK
+     * @param status      n codes, written: {@link TaskStatus#OK} or {@link TaskStatus#INVALID_KEY}
+     */
+    void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds,
+              byte[] signatures, byte[] status);
+
+    /**
+     * Verification of precomputed μ (FIPS 204 Algorithm 8, ML-DSA.Verify_internal, from step 7).
+     *
+     * @param publicKeys n × publicKeyBytes
+     * @param mus        n × 64 bytes
+     * @param signatures n × signatureBytes
+     * @param status     n codes, written: {@link TaskStatus#OK} when the signature is valid,
+     *                   {@link TaskStatus#REJECTED} when it is not (including malformed hints)
+     */
+    void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
+                byte[] status);
+
+    /** Releases threads, pools and device memory. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,6 @@
+package io.dilithiumgpu.backend;
+
+/** The three batched operations. */
+public enum Operation {
+    KEYGEN, SIGN, VERIFY
+}
