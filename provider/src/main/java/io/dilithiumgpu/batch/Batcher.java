@@ -230,6 +230,20 @@ public final class Batcher implements Engine, AutoCloseable {
         }
     }
 
+    /** For tests: whether any thread of this batcher is still alive. */
+    boolean threadsAlive() {
+        return dispatcher.isAlive() || workers.getPoolSize() > 0;
+    }
+
+    /** For tests: idle batches held by the pools of all lanes. */
+    int pooledBatches() {
+        int n = 0;
+        for (Lane lane : lanes) {
+            n += lane.pool.idleCount();
+        }
+        return n;
+    }
+
     /** True once {@link #close()} has been called. */
     public boolean isClosed() {
         lock.lock();
