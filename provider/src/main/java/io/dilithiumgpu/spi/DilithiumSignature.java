@@ -218,8 +218,8 @@ public final class DilithiumSignature extends SignatureSpi {
      * given since the last init, sign or verify.
      *
      * @throws InvalidAlgorithmParameterException for another spec class, a context over 255 bytes, a
-     *         context for round 3.1, a pre-hash for a pure signature, an unknown pre-hash, or external
-     *         μ for HashML-DSA
+     *         context for round 3.1 or with external μ, a pre-hash for a pure signature, an unknown
+     *         pre-hash, or external μ for HashML-DSA
      */
     @Override
     protected void engineSetParameter(AlgorithmParameterSpec parameters) throws InvalidAlgorithmParameterException {
@@ -241,6 +241,9 @@ public final class DilithiumSignature extends SignatureSpi {
         }
         if (s.isExternalMu() && servicePreHash != null) {
             throw new InvalidAlgorithmParameterException("external mu does not apply to HashML-DSA");
+        }
+        if (s.isExternalMu() && s.getContextLength() != 0) {
+            throw new InvalidAlgorithmParameterException("with external mu the context is already inside mu");
         }
         PreHash ph = servicePreHash;
         if (s.getPreHash() != null) {
