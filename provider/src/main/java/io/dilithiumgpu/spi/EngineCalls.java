@@ -1,0 +1,37 @@
+package io.dilithiumgpu.spi;
+
+import io.dilithiumgpu.batch.Engines;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
+
+/**
+ * Waiting for the batcher's futures from the caller's thread, through {@link Engines#await}: the
+ * thread parks without holding a monitor (a virtual thread releases its carrier), an interrupt
+ * cancels the request and is re-asserted on the thread, and a failed backend surfaces as a
+ * {@link java.security.ProviderException}. This class only words the checked exception.
+ */
+final class EngineCalls {
+    private EngineCalls() {}
+
+    /**
+     * The future's value, or {@code failure} built from a message naming {@code what} ("ML-DSA-65
+     * signing") and the cause: an interrupted wait, a cancellation, or a checked exception from the
+     * engine such as the {@link java.security.InvalidKeyException} of a private key that does not decode.
+     */
+    static <T, E extends Exception> T await(CompletableFuture<T> future, String what,
+                                            BiFunction<String, Throwable, E> failure) throws E {
+        return Engines.await(future, e -> failure.apply(message(what, e), e));
+    }
+
+    private static String message(String what, Exception e) {
+        if (e instanceof InterruptedException) {
+            return "interrupted while waiting for " + what;
+        }
+        if (e instanceof CancellationException) {
+            return what + " was cancelled";
+        }
+        return what + " failed: " + e.getMessage();
+    }
+}
