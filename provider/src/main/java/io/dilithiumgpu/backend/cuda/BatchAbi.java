@@ -1,0 +1,71 @@
+package io.dilithiumgpu.backend.cuda;
+
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.TaskStatus;
+import io.dilithiumgpu.core.ParameterSet;
+
+/**
+ * The Java mirror of {@code kernels-cuda/include/batch_abi.h}: entry-point names, the layout of
+ * the launch-configuration globals, the scratch size and the status codes. A change to the header
+ * is a change here; {@code BatchAbiTest} reads the header and pins both together.
+ */
+final class BatchAbi {
+
+    /** {@code ABI_CFG_WORDS}: 32-bit words in each {@code <entry>_cfg} global. */
+    static final int CFG_WORDS = 5;
+    /** {@code ABI_CFG_THREADS}: blockDim.x. */
+    static final int CFG_THREADS = 0;
+    /** {@code ABI_CFG_TASKS}: tasks one block handles per pass. */
+    static final int CFG_TASKS = 1;
+    /** {@code ABI_CFG_SMEM}: dynamic shared memory bytes per block. */
+    static final int CFG_SMEM = 2;
+    /** {@code ABI_CFG_PERSISTENT}: 0, or k for at most k resident blocks per multiprocessor. */
+    static final int CFG_PERSISTENT = 3;
+    /** {@code ABI_CFG_WORKSPACE}: bytes of global workspace per task. */
+    static final int CFG_WORKSPACE = 4;
+
+    /** {@code ABI_SCRATCH_WORDS}: zeroed 32-bit words the host hands every launch. */
+    static final int SCRATCH_WORDS = 64;
+
+    /** {@code ABI_STATUS_*}, identical to {@link TaskStatus}. */
+    static final byte STATUS_OK = TaskStatus.OK;
+    static final byte STATUS_REJECTED = TaskStatus.REJECTED;
+    static final byte STATUS_INVALID_KEY = TaskStatus.INVALID_KEY;
+
+    /** {@code ABI_SEED_BYTES} and {@code ABI_MU_BYTES}. */
+    static final int SEED_BYTES = ParameterSet.SEED_BYTES;
+    static final int MU_BYTES = ParameterSet.MU_BYTES;
+
+    private BatchAbi() {}
+
+    /** The tag in entry-point names: {@code dilithium2}, ..., {@code mldsa44}, .... */
+    static String tag(ParameterSet p) {
+        return switch (p) {
+            case DILITHIUM2 -> "dilithium2";
+            case DILITHIUM3 -> "dilithium3";
+            case DILITHIUM5 -> "dilithium5";
+            case ML_DSA_44 -> "mldsa44";
+            case ML_DSA_65 -> "mldsa65";
+            case ML_DSA_87 -> "mldsa87";
+        };
+    }
+
+    /** The entry point of an operation: {@code keygen_<tag>}, {@code sign_<tag>}, {@code verify_<tag>}. */
+    static String entryName(ParameterSet p, Operation op) {
+        String verb = switch (op) {
+            case KEYGEN -> "keygen";
+            case SIGN -> "sign";
+            case VERIFY -> "verify";
+        };
+        return verb + "_" + tag(p);
+    }
+
+    /** Whether a kernel may report {@code status} for a task of {@code op}. */
+    static boolean statusAllowed(Operation op, byte status) {
+        return switch (op) {
+            case KEYGEN -> status == STATUS_OK;
+            case SIGN -> status == STATUS_OK || status == STATUS_INVALID_KEY;
+            case VERIFY -> status == STATUS_OK || status == STATUS_REJECTED;
+        };
+    }
+}

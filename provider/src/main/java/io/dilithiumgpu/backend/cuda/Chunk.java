@@ -1,0 +1,50 @@
+package io.dilithiumgpu.backend.cuda;
+
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.core.ParameterSet;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Tasks {@code [first, first + count)} of one backend call: the unit a slot runs as one launch.
+ * {@code arrays} are the caller's arrays in {@link BatchLayout} region order (status last); the
+ * chunk reads and writes only its own records of them. {@link #done} completes, normally or with
+ * a {@link io.dilithiumgpu.backend.BackendException}, after the slot has stopped touching them.
+ */
+final class Chunk {
+    final ParameterSet params;
+    final Operation op;
+    final int first;
+    final int count;
+    final byte[][] arrays;
+    final CompletableFuture<Void> done = new CompletableFuture<>();
+
+    Chunk(ParameterSet params, Operation op, int first, int count, byte[][] arrays) {
+        this.params = params;
+        this.op = op;
+        this.first = first;
+        this.count = count;
+        this.arrays = arrays;
+    }
+
+    /**
+     * Cuts {@code n} tasks into balanced chunks: enough that none exceeds {@code slotTasks}, and
+     * as many as {@code slots} when each keeps at least {@code minChunkTasks} tasks, so that a
+     * batch that fills several slots spreads over them (and over the GPUs).
+     *
+     * @return the start of each chunk, followed by {@code n}
+     */
+    static int[] bounds(int n, int slotTasks, int slots, int minChunkTasks) {
+        if (n < 1) {
+            throw new IllegalArgumentException("no tasks to cut");
+        }
+        int bySize = (int) ((n + (long) slotTasks - 1) / slotTasks);
+        int bySpread = Math.min(slots, n / minChunkTasks);
+        int chunks = Math.max(1, Math.max(bySize, bySpread));
+        int[] bounds = new int[chunks + 1];
+        for (int i = 0; i <= chunks; i++) {
+            bounds[i] = HostCopier.bound(n, chunks, i);
+        }
+        return bounds;
+    }
+}

@@ -1,0 +1,204 @@
+package io.dilithiumgpu.backend.cuda;
+
+import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.core.ParameterSet;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * The {@link Backend} that runs batches as CUDA kernel launches on every GPU of the host, through
+ * JCuda's driver API.
+ *
+ * <p>{@link #open()} opens all devices at once and throws a {@link BackendException} that says
+ * why when CUDA cannot be used (no natives, no driver, no device, no fatbin, a module that does
+ * not load); its cause is then a {@link CudaLoader.Unavailable} with the {@link CudaLoader.Reason}.
+ *
+ * <p>Failure policy (see {@link Health}): any CUDA error fails the call in progress with a
+ * {@code BackendException} naming the CUresult and the operation, tears all devices down and
+ * marks the backend unhealthy. Until the retry delay has passed ({@link CudaConfig#retryAfter()},
+ * doubling with each failure in a row), calls are refused at once; the first call after it
+ * reopens the devices. The batcher reruns refused and failed batches on the CPU.
+ *
+ * <p>Ownership: the caller's arrays are read and written only during a call, which returns after
+ * every chunk is finished; secrets copied into pinned and device memory are wiped after each
+ * launch (see {@link StreamSlot}). Thread safety: any number of threads may call at once; their
+ * chunks share the slots.
+ */
+public final class CudaBackend implements Backend {
+    private static final System.Logger LOG = System.getLogger(CudaBackend.class.getName());
+
+    private final CudaConfig config;
+    private final Health health;
+    private final Map<ParameterSet, Map<Operation, Integer>> preferred = new EnumMap<>(ParameterSet.class);
+    private DeviceSet devices;
+    private String description = "not open";
+    private boolean closed;
+
+    CudaBackend(CudaConfig config, LongSupplier nanoClock) {
+        this.config = config;
+        this.health = new Health(config.retryAfter(), nanoClock);
+    }
+
+    /**
+     * Opens every GPU with the configuration of {@link CudaConfig#fromSystemProperties()}.
+     *
+     * @throws BackendException when CUDA is unavailable or a device fails to open, saying why
+     */
+    public static CudaBackend open() {
+        return open(CudaConfig.fromSystemProperties());
+    }
+
+    /**
+     * Opens every GPU with {@code config}.
+     *
+     * @throws BackendException when CUDA is unavailable or a device fails to open, saying why
+     */
+    public static CudaBackend open(CudaConfig config) {
+        CudaBackend backend = new CudaBackend(config, System::nanoTime);
+        backend.devices();
+        return backend;
+    }
+
+    @Override
+    public String name() {
+        return "cuda";
+    }
+
+    /** The devices in use and their slots, or why there are none, for logs. */
+    public synchronized String description() {
+        return description;
+    }
+
+    /** Whether the backend runs batches now (false while it waits to retry after a failure). */
+    public boolean healthy() {
+        return health.healthy();
+    }
+
+    @Override
+    public synchronized int preferredBatchSize(ParameterSet params, Operation op) {
+        return preferred.get(params).get(op);
+    }
+
+    @Override
+    public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
+                       byte[] status) {
+        requireRecords("seeds", seeds, n, ParameterSet.SEED_BYTES);
+        requireRecords("publicKeys", publicKeys, n, params.publicKeyBytes());
+        requireRecords("privateKeys", privateKeys, n, params.privateKeyBytes());
+        requireRecords("status", status, n, 1);
+        run(params, Operation.KEYGEN, n, new byte[][] {seeds, publicKeys, privateKeys, status});
+    }
+
+    @Override
+    public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds,
+                     byte[] signatures, byte[] status) {
+        requireRecords("privateKeys", privateKeys, n, params.privateKeyBytes());
+        requireRecords("mus", mus, n, ParameterSet.MU_BYTES);
+        requireRecords("rnds", rnds, n, params.rndBytes());
+        requireRecords("signatures", signatures, n, params.signatureBytes());
+        requireRecords("status", status, n, 1);
+        run(params, Operation.SIGN, n, new byte[][] {privateKeys, mus, rnds, signatures, status});
+    }
+
+    @Override
+    public void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
+                       byte[] status) {
+        requireRecords("publicKeys", publicKeys, n, params.publicKeyBytes());
+        requireRecords("mus", mus, n, ParameterSet.MU_BYTES);
+        requireRecords("signatures", signatures, n, params.signatureBytes());
+        requireRecords("status", status, n, 1);
+        run(params, Operation.VERIFY, n, new byte[][] {publicKeys, mus, signatures, status});
+    }
+
+    private static void requireRecords(String name, byte[] array, int n, int recordBytes) {
+        if (n < 0) {
+            throw new IllegalArgumentException("negative task count " + n);
+        }
+        long needed = (long) n * recordBytes;
+        if (array.length < needed) {
+            throw new IllegalArgumentException(name + " holds " + array.length + " bytes; " + n + " tasks of "
+                    + recordBytes + " need " + needed);
+        }
+    }
+
+    private void run(ParameterSet params, Operation op, int n, byte[][] arrays) {
+        if (n == 0) {
+            return;
+        }
+        DeviceSet set = devices();
+        try {
+            set.run(params, op, n, arrays);
+        } catch (BackendException e) {
+            failed(set, e);
+            throw e;
+        }
+    }
+
+    /** The open devices; opens them if none are and the retry delay allows. */
+    private synchronized DeviceSet devices() {
+        if (closed) {
+            throw new BackendException("CUDA backend closed");
+        }
+        if (devices != null) {
+            return devices;
+        }
+        health.checkMayOpen();
+        try {
+            devices = DeviceSet.open(config);
+        } catch (CudaLoader.Unavailable e) {
+            BackendException failure = new BackendException("CUDA unavailable (" + e.reason() + "): "
+                    + e.getMessage(), e);
+            health.markFailed(failure);
+            description = failure.getMessage();
+            throw failure;
+        } catch (BackendException e) {
+            health.markFailed(e);
+            description = "failed to open: " + e.getMessage();
+            throw e;
+        }
+        health.markHealthy();
+        description = devices.description();
+        for (ParameterSet p : ParameterSet.values()) {
+            Map<Operation, Integer> byOp = new EnumMap<>(Operation.class);
+            for (Operation op : Operation.values()) {
+                byOp.put(op, devices.preferredBatchSize(p, op));
+            }
+            preferred.put(p, byOp);
+        }
+        LOG.log(System.Logger.Level.INFO, "CUDA backend open: " + description);
+        return devices;
+    }
+
+    /** Marks the backend unhealthy and tears {@code set} down, unless another failure already did. */
+    private void failed(DeviceSet set, BackendException cause) {
+        synchronized (this) {
+            if (devices != set) {
+                return;
+            }
+            devices = null;
+            health.markFailed(cause);
+            description = "unhealthy after: " + cause.getMessage();
+        }
+        LOG.log(System.Logger.Level.WARNING, "CUDA backend failed and closes its devices: " + cause.getMessage());
+        set.close(new BackendException("CUDA backend closed after a failure: " + cause.getMessage(), cause));
+    }
+
+    /** Frees all devices; later calls throw {@link BackendException}. Idempotent. */
+    @Override
+    public void close() {
+        DeviceSet set;
+        synchronized (this) {
+            closed = true;
+            set = devices;
+            devices = null;
+            description = "closed";
+        }
+        if (set != null) {
+            set.close();
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package io.dilithiumgpu.backend.cuda;
+
+import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.core.ParameterSet;
+import jcuda.driver.CUcontext;
+import jcuda.driver.CUdevice;
+import jcuda.driver.CUdevice_attribute;
+import jcuda.driver.CUfunction_attribute;
+import jcuda.driver.CUmodule;
+import jcuda.driver.JCudaDriver;
+
+import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * One GPU: its primary context, the kernel module loaded into it and the eighteen entry points
+ * (three operations × six parameter sets) with their checked launch configurations.
+ *
+ * <p>Ownership: the context is retained on open and released on {@link #close()}; the module is
+ * loaded and unloaded with it. Threads that use the device call {@link #bind(String)} first
+ * (CUDA contexts are current per thread).
+ */
+final class DeviceContext implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(DeviceContext.class.getName());
+
+    private final int ordinal;
+    private final CUdevice device;
+    private final CUcontext context;
+    private final String description;
+    private final int multiprocessors;
+    private CUmodule module;
+    private final Map<ParameterSet, Map<Operation, Kernel>> kernels = new EnumMap<>(ParameterSet.class);
+    private boolean closed;
+
+    private DeviceContext(int ordinal, CUdevice device, CUcontext context, String description, int multiprocessors) {
+        this.ordinal = ordinal;
+        this.device = device;
+        this.context = context;
+        this.description = description;
+        this.multiprocessors = multiprocessors;
+    }
+
+    /**
+     * Retains device {@code ordinal}'s primary context, loads {@code fatbin} into it and resolves
+     * every entry point.
+     *
+     * @throws CudaLoader.Unavailable when the module or an entry point cannot be used on this device
+     * @throws BackendException       on any other CUDA error
+     */
+    static DeviceContext open(int ordinal, byte[] fatbin) throws CudaLoader.Unavailable {
+        CUdevice device = new CUdevice();
+        CudaCall.check("cuDeviceGet(" + ordinal + ")", () -> JCudaDriver.cuDeviceGet(device, ordinal));
+        int multiprocessors = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                "multiprocessor count", ordinal);
+        String description = "device " + ordinal + " (" + name(device) + ", compute capability "
+                + CudaLoader.computeCapability(device) + ", " + multiprocessors + " multiprocessors)";
+        CUcontext context = new CUcontext();
+        CudaCall.check("cuDevicePrimaryCtxRetain(device " + ordinal + ")",
+                () -> JCudaDriver.cuDevicePrimaryCtxRetain(context, device));
+        DeviceContext d = new DeviceContext(ordinal, device, context, description, multiprocessors);
+        boolean done = false;
+        try {
+            d.bind("opening");
+            d.module = CudaLoader.loadModule(fatbin, device);
+            d.resolveKernels();
+            done = true;
+            return d;
+        } finally {
+            if (!done) {
+                d.close();
+            }
+        }
+    }
+
+    private void resolveKernels() throws CudaLoader.Unavailable {
+        int sharedOptIn = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                "opt-in shared memory per block", ordinal);
+        for (ParameterSet p : ParameterSet.values()) {
+            Map<Operation, Kernel> byOp = new EnumMap<>(Operation.class);
+            for (Operation op : Operation.values()) {
+                byOp.put(op, resolve(BatchAbi.entryName(p, op), sharedOptIn));
+            }
+            kernels.put(p, byOp);
+        }
+    }
+
+    private Kernel resolve(String name, int sharedOptIn) throws CudaLoader.Unavailable {
+        CudaLoader.Entry entry = CudaLoader.entry(module, name, BatchAbi.CFG_WORDS);
+        KernelConfig cfg;
+        try {
+            cfg = KernelConfig.fromWords(entry.cfg());
+        } catch (IllegalArgumentException e) {
+            throw new CudaLoader.Unavailable(CudaLoader.Reason.MODULE_LOAD,
+                    name + "_cfg is not a valid launch configuration: " + e.getMessage(), e);
+        }
+        if (cfg.sharedBytes() > sharedOptIn) {
+            throw new CudaLoader.Unavailable(CudaLoader.Reason.MODULE_LOAD, name + " needs " + cfg.sharedBytes()
+                    + " bytes of shared memory per block; " + description + " offers " + sharedOptIn, null);
+        }
+        int[] maxThreads = new int[1];
+        CudaCall.check("cuFuncGetAttribute(MAX_THREADS_PER_BLOCK, " + name + ")",
+                () -> JCudaDriver.cuFuncGetAttribute(maxThreads, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                        entry.function()));
+        if (cfg.threads() > maxThreads[0]) {
+            throw new CudaLoader.Unavailable(CudaLoader.Reason.MODULE_LOAD, name + " asks for " + cfg.threads()
+                    + " threads per block; its compiled form allows " + maxThreads[0], null);
+        }
+        if (cfg.needsSharedOptIn()) {
+            CudaCall.check("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + name + ")",
+                    () -> JCudaDriver.cuFuncSetAttribute(entry.function(),
+                            CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, cfg.sharedBytes()));
+        }
+        int[] blocksPerSm = new int[1];
+        CudaCall.check("cuOccupancyMaxActiveBlocksPerMultiprocessor(" + name + ")",
+                () -> JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(blocksPerSm, entry.function(),
+                        cfg.threads(), cfg.sharedBytes()));
+        if (blocksPerSm[0] < 1) {
+            throw new CudaLoader.Unavailable(CudaLoader.Reason.MODULE_LOAD, name + " cannot run on "
+                    + description + " with " + cfg.threads() + " threads and " + cfg.sharedBytes()
+                    + " bytes of shared memory per block", null);
+        }
+        int resident = cfg.persistent() > 0 ? Math.min(cfg.persistent(), blocksPerSm[0]) : blocksPerSm[0];
+        long residentTasks = (long) resident * multiprocessors * cfg.tasksPerBlock();
+        return new Kernel(name, entry.function(), cfg, (int) Math.min(residentTasks, Integer.MAX_VALUE));
+    }
+
+    private static int attribute(CUdevice device, int attribute, String what, int ordinal) {
+        int[] value = new int[1];
+        CudaCall.check("cuDeviceGetAttribute(" + what + ", device " + ordinal + ")",
+                () -> JCudaDriver.cuDeviceGetAttribute(value, attribute, device));
+        return value[0];
+    }
+
+    private static String name(CUdevice device) {
+        byte[] raw = new byte[256];
+        try {
+            JCudaDriver.cuDeviceGetName(raw, raw.length, device);
+        } catch (RuntimeException e) {
+            return "unnamed GPU";
+        }
+        int end = 0;
+        while (end < raw.length && raw[end] != 0) {
+            end++;
+        }
+        return new String(raw, 0, end, StandardCharsets.US_ASCII);
+    }
+
+    /** Makes this device's context current on the calling thread. */
+    void bind(String purpose) {
+        CudaCall.check("cuCtxSetCurrent(device " + ordinal + ", " + purpose + ")",
+                () -> JCudaDriver.cuCtxSetCurrent(context));
+    }
+
+    int ordinal() { return ordinal; }
+    int multiprocessors() { return multiprocessors; }
+    /** For logs: ordinal, name, compute capability, multiprocessors. */
+    String description() { return description; }
+
+    Kernel kernel(ParameterSet p, Operation op) {
+        return kernels.get(p).get(op);
+    }
+
+    /** The largest workspace per task any of this device's kernels asks for. */
+    int maxWorkspacePerTask() {
+        int max = 0;
+        for (Map<Operation, Kernel> byOp : kernels.values()) {
+            for (Kernel k : byOp.values()) {
+                max = Math.max(max, k.config().workspacePerTask());
+            }
+        }
+        return max;
+    }
+
+    /**
+     * Unloads the module and releases the primary context (the driver destroys it with the last
+     * release, which also recovers from a sticky error). Errors are logged, not thrown: the device
+     * may be the reason for closing. Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            JCudaDriver.cuCtxSetCurrent(context);
+            if (module != null) {
+                JCudaDriver.cuModuleUnload(module);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "unloading the kernels from " + description + " failed: " + e.getMessage());
+        } finally {
+            try {
+                JCudaDriver.cuDevicePrimaryCtxRelease(device);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "releasing the context of " + description + " failed: " + e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,248 @@
+package io.dilithiumgpu.backend.cuda;
+
+import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.core.ParameterSet;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * Every GPU of the host, opened: a {@link DeviceContext} per device, {@code streamsPerDevice}
+ * {@link StreamSlot}s on each, and one worker thread per slot. A backend call is cut into
+ * {@link Chunk}s that go into one shared queue; whichever slot is free takes the next chunk, so
+ * a large batch spreads over all streams of all GPUs and the upload, compute and download of
+ * consecutive chunks overlap (paper §5.4: one CPU thread and one stream per partition).
+ *
+ * <p>Lifecycle: opened whole or not at all; {@link #close()} fails the chunks still queued,
+ * lets each worker finish the chunk in hand, joins the workers and frees slots, modules and
+ * contexts. A call in progress always returns only after all its chunks are done.
+ */
+final class DeviceSet implements AutoCloseable {
+    private static final Chunk STOP = new Chunk(ParameterSet.ML_DSA_44, Operation.VERIFY, 0, 0, new byte[0][]);
+
+    private final CudaConfig config;
+    private final List<DeviceContext> devices;
+    private final List<StreamSlot> slots;
+    private final HostCopier copier;
+    private final BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
+    private final List<Thread> workers = new ArrayList<>();
+    private final Map<ParameterSet, Map<Operation, Integer>> preferred = new EnumMap<>(ParameterSet.class);
+    private final String description;
+    private final Object closeLock = new Object();
+    private boolean closing;
+    private BackendException closeReason;
+
+    private DeviceSet(CudaConfig config, List<DeviceContext> devices, List<StreamSlot> slots, HostCopier copier) {
+        this.config = config;
+        this.devices = devices;
+        this.slots = slots;
+        this.copier = copier;
+        StringBuilder d = new StringBuilder();
+        for (DeviceContext device : devices) {
+            d.append(d.length() == 0 ? "" : "; ").append(device.description());
+        }
+        this.description = d + "; " + config.streamsPerDevice() + " streams per device, " + config.slotTasks()
+                + " tasks per stream";
+        for (ParameterSet p : ParameterSet.values()) {
+            Map<Operation, Integer> byOp = new EnumMap<>(Operation.class);
+            for (Operation op : Operation.values()) {
+                long total = 0;
+                for (DeviceContext device : devices) {
+                    int perLaunch = Math.min(config.slotTasks(),
+                            Math.max(config.minChunkTasks(), 4 * device.kernel(p, op).residentTasks()));
+                    total += (long) perLaunch * config.streamsPerDevice();
+                }
+                byOp.put(op, (int) Math.min(total, Integer.MAX_VALUE));
+            }
+            preferred.put(p, byOp);
+        }
+    }
+
+    /**
+     * Opens every device the driver reports.
+     *
+     * @throws CudaLoader.Unavailable when CUDA cannot be used on this host, and why
+     * @throws BackendException       when a device fails to open (a CUDA error, out of memory)
+     */
+    static DeviceSet open(CudaConfig config) throws CudaLoader.Unavailable {
+        int count = CudaLoader.initDriver();
+        byte[] fatbin = CudaLoader.readFatbin();
+        List<DeviceContext> devices = new ArrayList<>();
+        List<StreamSlot> slots = new ArrayList<>();
+        HostCopier copier = new HostCopier(config.copyThreads());
+        boolean done = false;
+        try {
+            for (int ordinal = 0; ordinal < count; ordinal++) {
+                devices.add(DeviceContext.open(ordinal, fatbin));
+            }
+            // Interleaved, so that the first free slots spread over the devices.
+            for (int s = 0; s < config.streamsPerDevice(); s++) {
+                for (DeviceContext device : devices) {
+                    slots.add(StreamSlot.open(device, s, config.slotTasks(), copier));
+                }
+            }
+            DeviceSet set = new DeviceSet(config, List.copyOf(devices), List.copyOf(slots), copier);
+            set.startWorkers();
+            done = true;
+            return set;
+        } finally {
+            if (!done) {
+                slots.forEach(StreamSlot::close);
+                devices.forEach(DeviceContext::close);
+                copier.close();
+            }
+        }
+    }
+
+    private void startWorkers() {
+        for (StreamSlot slot : slots) {
+            Thread t = new Thread(() -> work(slot), "dilithiumgpu-cuda-dev" + slot.device().ordinal()
+                    + "-slot" + workers.size());
+            t.setDaemon(true);
+            workers.add(t);
+        }
+        workers.forEach(Thread::start);
+    }
+
+    private void work(StreamSlot slot) {
+        while (true) {
+            Chunk c;
+            try {
+                c = queue.take();
+            } catch (InterruptedException e) {
+                // Workers are stopped by STOP, never by interruption; keep serving the queue.
+                continue;
+            }
+            if (c == STOP) {
+                return;
+            }
+            BackendException refused = refusal();
+            if (refused != null) {
+                c.done.completeExceptionally(refused);
+                continue;
+            }
+            try {
+                slot.execute(c);
+                c.done.complete(null);
+            } catch (BackendException e) {
+                c.done.completeExceptionally(e);
+            } catch (RuntimeException | Error e) {
+                c.done.completeExceptionally(new BackendException("CUDA backend failure on "
+                        + slot.device().description() + ": " + e, e));
+            }
+        }
+    }
+
+    /** A fresh exception per refused chunk, caused by the reason the set closed; null while open. */
+    private synchronized BackendException refusal() {
+        return closing ? new BackendException(closeReason.getMessage(), closeReason) : null;
+    }
+
+    /**
+     * Runs {@code n} tasks of {@code op}: cuts them into chunks, queues them and waits for all.
+     *
+     * @param arrays the caller's arrays in {@link BatchLayout} region order, status last
+     * @throws BackendException the first chunk failure (the others are suppressed into it)
+     */
+    void run(ParameterSet params, Operation op, int n, byte[][] arrays) {
+        int[] bounds = Chunk.bounds(n, config.slotTasks(), slots.size(), config.minChunkTasks());
+        List<Chunk> chunks = new ArrayList<>(bounds.length - 1);
+        for (int i = 0; i + 1 < bounds.length; i++) {
+            chunks.add(new Chunk(params, op, bounds[i], bounds[i + 1] - bounds[i], arrays));
+        }
+        synchronized (this) {
+            for (Chunk c : chunks) {
+                if (closing) {
+                    c.done.completeExceptionally(refusal());
+                } else {
+                    queue.add(c);
+                }
+            }
+        }
+        BackendException first = null;
+        for (Chunk c : chunks) {
+            try {
+                c.done.join();
+            } catch (CompletionException e) {
+                BackendException cause = e.getCause() instanceof BackendException b ? b
+                        : new BackendException("CUDA backend failure: " + e.getCause(), e.getCause());
+                if (first == null) {
+                    first = cause;
+                } else if (first != cause) {
+                    first.addSuppressed(cause);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /** The preferred batch size: per device, about four device-fills per launch, times its streams. */
+    int preferredBatchSize(ParameterSet params, Operation op) {
+        return preferred.get(params).get(op);
+    }
+
+    /** The devices and slots, for logs. */
+    String description() {
+        return description;
+    }
+
+    int deviceCount() {
+        return devices.size();
+    }
+
+    /**
+     * Stops the workers and frees everything. Queued chunks fail with {@code reason}. Idempotent:
+     * a second caller returns once the first has finished. Safe from any thread but a worker.
+     */
+    void close(BackendException reason) {
+        synchronized (closeLock) {
+            synchronized (this) {
+                if (closing) {
+                    return;
+                }
+                closing = true;
+                closeReason = reason;
+                for (int i = 0; i < workers.size(); i++) {
+                    queue.add(STOP);
+                }
+            }
+            release();
+        }
+    }
+
+    private void release() {
+        boolean interrupted = false;
+        for (Thread t : workers) {
+            while (t.isAlive()) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        for (StreamSlot slot : slots) {
+            slot.close();
+        }
+        for (DeviceContext device : devices) {
+            device.close();
+        }
+        copier.close();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        close(new BackendException("CUDA backend closed"));
+    }
+}

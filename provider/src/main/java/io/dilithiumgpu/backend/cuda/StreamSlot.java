@@ -1,0 +1,328 @@
+package io.dilithiumgpu.backend.cuda;
+
+import io.dilithiumgpu.backend.BackendException;
+import jcuda.NativePointerObject;
+import jcuda.Pointer;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUstream;
+import jcuda.driver.CUstream_flags;
+import jcuda.driver.JCudaDriver;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One stream of one GPU with the memory it owns (the paper's memory pool, §4.4): a pinned host
+ * block and a device block of {@code BatchLayout.capacityBytes(slotTasks)} bytes each, the
+ * scratch words and a workspace sized from the kernels' configurations. All are allocated once
+ * and reused by every launch; the slot's worker thread is its only user.
+ *
+ * <p>A launch: the caller's records are packed straight into the pinned block, uploaded with one
+ * copy, the status bytes set to 0xFF and the scratch words to 0, the kernel launched, the outputs
+ * downloaded with one copy, the stream synchronised, every status checked and the outputs
+ * unpacked. Secrets (see {@link BatchLayout}) are wiped from the pinned block, the device block
+ * and the workspace in {@code finally}, whatever happened.
+ */
+final class StreamSlot implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(StreamSlot.class.getName());
+    private static final byte[] ZEROS = new byte[1 << 16];
+    /** Status the host writes before a launch; no kernel writes it, so it marks a skipped task. */
+    private static final byte UNWRITTEN = (byte) 0xFF;
+
+    private final DeviceContext device;
+    private final int index;
+    private final HostCopier copier;
+    private final long blockBytes;
+    private final long workspaceBytes;
+    private final CUstream stream = new CUstream();
+    private final Pointer hostBlock = new Pointer();
+    private final CUdeviceptr deviceBlock = new CUdeviceptr();
+    private final CUdeviceptr scratch = new CUdeviceptr();
+    private final CUdeviceptr workspace = new CUdeviceptr();
+    private boolean streamCreated;
+    private boolean hostAllocated;
+    private boolean deviceAllocated;
+    private boolean scratchAllocated;
+    private boolean workspaceAllocated;
+    private ByteBuffer host;
+    private boolean closed;
+
+    private StreamSlot(DeviceContext device, int index, HostCopier copier, long blockBytes, long workspaceBytes) {
+        this.device = device;
+        this.index = index;
+        this.copier = copier;
+        this.blockBytes = blockBytes;
+        this.workspaceBytes = workspaceBytes;
+    }
+
+    /**
+     * Creates the stream and allocates the slot's memory on {@code device}.
+     *
+     * @param slotTasks the most tasks one launch holds
+     * @throws BackendException when a CUDA call fails (typically CUDA_ERROR_OUT_OF_MEMORY)
+     */
+    static StreamSlot open(DeviceContext device, int index, int slotTasks, HostCopier copier) {
+        long blockBytes = BatchLayout.capacityBytes(slotTasks);
+        long workspaceBytes = Math.max(BatchLayout.ALIGNMENT, (long) slotTasks * device.maxWorkspacePerTask());
+        StreamSlot s = new StreamSlot(device, index, copier, blockBytes, workspaceBytes);
+        boolean done = false;
+        try {
+            s.allocate();
+            done = true;
+            return s;
+        } finally {
+            if (!done) {
+                s.close();
+            }
+        }
+    }
+
+    private void allocate() {
+        String where = where("allocating");
+        device.bind(where);
+        CudaCall.check("cuStreamCreate (" + where + ")",
+                () -> JCudaDriver.cuStreamCreate(stream, CUstream_flags.CU_STREAM_NON_BLOCKING));
+        streamCreated = true;
+        CudaCall.check("cuMemHostAlloc(" + blockBytes + " bytes, " + where + ")",
+                () -> JCudaDriver.cuMemHostAlloc(hostBlock, blockBytes, 0));
+        hostAllocated = true;
+        host = hostBlock.getByteBuffer(0, blockBytes);
+        CudaCall.check("cuMemAlloc(" + blockBytes + " bytes, " + where + ")",
+                () -> JCudaDriver.cuMemAlloc(deviceBlock, blockBytes));
+        deviceAllocated = true;
+        CudaCall.check("cuMemAlloc(scratch, " + where + ")",
+                () -> JCudaDriver.cuMemAlloc(scratch, 4L * BatchAbi.SCRATCH_WORDS));
+        scratchAllocated = true;
+        CudaCall.check("cuMemAlloc(workspace " + workspaceBytes + " bytes, " + where + ")",
+                () -> JCudaDriver.cuMemAlloc(workspace, workspaceBytes));
+        workspaceAllocated = true;
+    }
+
+    DeviceContext device() {
+        return device;
+    }
+
+    /**
+     * Runs one chunk as one launch on this slot's stream and writes its outputs into the caller's
+     * arrays. Must be called from one thread at a time (the slot's worker).
+     *
+     * @throws BackendException on a CUDA error, or when the kernel leaves a task without a status
+     *                          its operation allows; the outputs are then unspecified
+     */
+    void execute(Chunk c) {
+        Kernel kernel = device.kernel(c.params, c.op);
+        BatchLayout layout = BatchLayout.of(c.params, c.op, c.count);
+        String where = where(kernel.name() + ", tasks " + c.first + ".." + (c.first + c.count - 1));
+        device.bind(where);
+        Throwable failure = null;
+        try {
+            pack(c, layout);
+            upload(layout, where);
+            launch(kernel, layout, where);
+            download(layout, where);
+            CudaCall.check("cuStreamSynchronize (" + where + ")", () -> JCudaDriver.cuStreamSynchronize(stream));
+            checkStatus(c, layout, kernel);
+            unpack(c, layout);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            if (layout.hasSecrets()) {
+                wipe(layout, kernel, where, failure);
+            }
+        }
+    }
+
+    private void pack(Chunk c, BatchLayout layout) {
+        List<BatchLayout.Region> regions = layout.regions();
+        copier.forEachPart(c.count, layout.inputBytes() / c.count, (from, to) -> {
+            ByteBuffer h = host.duplicate();
+            for (int r = 0; r < regions.size(); r++) {
+                BatchLayout.Region region = regions.get(r);
+                if (region.input()) {
+                    int size = region.recordBytes();
+                    h.put(Math.toIntExact(region.offset() + (long) from * size), c.arrays[r],
+                            (c.first + from) * size, (to - from) * size);
+                }
+            }
+        });
+    }
+
+    private void upload(BatchLayout layout, String where) {
+        CudaCall.check("cuMemcpyHtoDAsync(" + layout.inputBytes() + " bytes, " + where + ")",
+                () -> JCudaDriver.cuMemcpyHtoDAsync(deviceBlock, hostBlock, layout.inputBytes(), stream));
+        BatchLayout.Region status = layout.status();
+        CudaCall.check("cuMemsetD8Async(status, " + where + ")",
+                () -> JCudaDriver.cuMemsetD8Async(deviceBlock.withByteOffset(status.offset()), UNWRITTEN,
+                        layout.tasks(), stream));
+        CudaCall.check("cuMemsetD32Async(scratch, " + where + ")",
+                () -> JCudaDriver.cuMemsetD32Async(scratch, 0, BatchAbi.SCRATCH_WORDS, stream));
+    }
+
+    private void launch(Kernel kernel, BatchLayout layout, String where) {
+        KernelConfig cfg = kernel.config();
+        List<BatchLayout.Region> regions = layout.regions();
+        NativePointerObject[] args = new NativePointerObject[regions.size() + 3];
+        for (int r = 0; r < regions.size(); r++) {
+            args[r] = Pointer.to(deviceBlock.withByteOffset(regions.get(r).offset()));
+        }
+        args[regions.size()] = Pointer.to(new int[] {layout.tasks()});
+        args[regions.size() + 1] = Pointer.to(scratch);
+        args[regions.size() + 2] = Pointer.to(workspace);
+        int grid = cfg.gridFor(layout.tasks(), device.multiprocessors());
+        if (cfg.workspaceBytes(layout.tasks()) > workspaceBytes) {
+            throw new IllegalStateException(kernel.name() + " needs more workspace than the slot holds");
+        }
+        CudaCall.check("cuLaunchKernel(grid " + grid + ", block " + cfg.threads() + ", " + where + ")",
+                () -> JCudaDriver.cuLaunchKernel(kernel.function(), grid, 1, 1, cfg.threads(), 1, 1,
+                        cfg.sharedBytes(), stream, Pointer.to(args), null));
+    }
+
+    private void download(BatchLayout layout, String where) {
+        CudaCall.check("cuMemcpyDtoHAsync(" + layout.outputBytes() + " bytes, " + where + ")",
+                () -> JCudaDriver.cuMemcpyDtoHAsync(hostBlock.withByteOffset(layout.outputOffset()),
+                        deviceBlock.withByteOffset(layout.outputOffset()), layout.outputBytes(), stream));
+    }
+
+    private void checkStatus(Chunk c, BatchLayout layout, Kernel kernel) {
+        int base = Math.toIntExact(layout.status().offset());
+        for (int i = 0; i < c.count; i++) {
+            byte s = host.get(base + i);
+            if (!BatchAbi.statusAllowed(c.op, s)) {
+                throw new BackendException(kernel.name() + " on " + device.description() + " left task "
+                        + (c.first + i) + " with status " + (s & 0xFF)
+                        + (s == UNWRITTEN ? " (never written)" : " (not a status of " + c.op + ")"));
+            }
+        }
+    }
+
+    private void unpack(Chunk c, BatchLayout layout) {
+        List<BatchLayout.Region> regions = layout.regions();
+        int statusIndex = regions.size() - 1;
+        long outputBytesPerTask = (layout.totalBytes() - layout.outputOffset()) / c.count;
+        copier.forEachPart(c.count, outputBytesPerTask, (from, to) -> {
+            ByteBuffer h = host.duplicate();
+            for (int r = 0; r < regions.size(); r++) {
+                BatchLayout.Region region = regions.get(r);
+                if (!region.input()) {
+                    int size = region.recordBytes();
+                    h.get(Math.toIntExact(region.offset() + (long) from * size), c.arrays[r],
+                            (c.first + from) * size, (to - from) * size);
+                }
+            }
+            byte[] status = c.arrays[statusIndex];
+            for (int r = 0; r < statusIndex; r++) {
+                BatchLayout.Region region = regions.get(r);
+                if (!region.input()) {
+                    clearFailed(status, c.arrays[r], region.recordBytes(), c.first + from, c.first + to);
+                }
+            }
+        });
+    }
+
+    /** Output records of tasks whose status is not OK are zeros, never stale bytes of another batch. */
+    private static void clearFailed(byte[] status, byte[] out, int size, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (status[i] != BatchAbi.STATUS_OK) {
+                Arrays.fill(out, i * size, (i + 1) * size, (byte) 0);
+            }
+        }
+    }
+
+    /**
+     * Wipes the secret arrays from the pinned block (always possible), then from the device block
+     * and the workspace (which may fail on a broken context: that failure is added to the one in
+     * flight, or thrown when there is none).
+     */
+    private void wipe(BatchLayout layout, Kernel kernel, String where, Throwable inFlight) {
+        int n = layout.tasks();
+        long secretBytesPerTask = 0;
+        for (BatchLayout.Region region : layout.regions()) {
+            if (region.secret()) {
+                secretBytesPerTask += region.recordBytes();
+            }
+        }
+        copier.forEachPart(n, secretBytesPerTask, (from, to) -> {
+            for (BatchLayout.Region region : layout.regions()) {
+                if (region.secret()) {
+                    int size = region.recordBytes();
+                    zero(host, region.offset() + (long) from * size, (long) (to - from) * size);
+                }
+            }
+        });
+        try {
+            for (BatchLayout.Region region : layout.regions()) {
+                if (region.secret()) {
+                    CudaCall.check("cuMemsetD8Async(wipe " + region.name() + ", " + where + ")",
+                            () -> JCudaDriver.cuMemsetD8Async(deviceBlock.withByteOffset(region.offset()), (byte) 0,
+                                    region.bytes(n), stream));
+                }
+            }
+            long used = kernel.config().workspaceBytes(n);
+            if (used > 0) {
+                CudaCall.check("cuMemsetD8Async(wipe workspace, " + where + ")",
+                        () -> JCudaDriver.cuMemsetD8Async(workspace, (byte) 0, used, stream));
+            }
+            CudaCall.check("cuStreamSynchronize(wipe, " + where + ")", () -> JCudaDriver.cuStreamSynchronize(stream));
+        } catch (BackendException e) {
+            if (inFlight == null) {
+                throw e;
+            }
+            inFlight.addSuppressed(e);
+        }
+    }
+
+    private static void zero(ByteBuffer buffer, long offset, long length) {
+        ByteBuffer b = buffer.duplicate();
+        int at = Math.toIntExact(offset);
+        long left = length;
+        while (left > 0) {
+            int n = (int) Math.min(left, ZEROS.length);
+            b.put(at, ZEROS, 0, n);
+            at += n;
+            left -= n;
+        }
+    }
+
+    private String where(String what) {
+        return what + ", device " + device.ordinal() + ", stream " + index;
+    }
+
+    /**
+     * Destroys the stream and frees the memory. Errors are logged, not thrown: a broken device
+     * may be why the slot closes. Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            device.bind(where("closing"));
+        } catch (BackendException e) {
+            LOG.log(System.Logger.Level.WARNING, e.getMessage());
+        }
+        if (hostAllocated) {
+            zero(host, 0, blockBytes);
+        }
+        release("cuStreamDestroy", streamCreated, () -> JCudaDriver.cuStreamDestroy(stream));
+        release("cuMemFree(workspace)", workspaceAllocated, () -> JCudaDriver.cuMemFree(workspace));
+        release("cuMemFree(scratch)", scratchAllocated, () -> JCudaDriver.cuMemFree(scratch));
+        release("cuMemFree(block)", deviceAllocated, () -> JCudaDriver.cuMemFree(deviceBlock));
+        release("cuMemFreeHost", hostAllocated, () -> JCudaDriver.cuMemFreeHost(hostBlock));
+        host = null;
+    }
+
+    private void release(String what, boolean held, java.util.function.IntSupplier call) {
+        if (!held) {
+            return;
+        }
+        try {
+            CudaCall.check(what + " (" + where("closing") + ")", call);
+        } catch (BackendException e) {
+            LOG.log(System.Logger.Level.WARNING, e.getMessage());
+        }
+    }
+}

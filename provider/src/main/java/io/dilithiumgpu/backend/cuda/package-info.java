@@ -1,0 +1,38 @@
+/**
+ * The CUDA backend: batches run as kernel launches through JCuda's driver API (JCuda 12.6.0).
+ *
+ * <p>Layers, each in its own file:
+ * <ul>
+ *   <li>{@link io.dilithiumgpu.backend.cuda.CudaLoader}: natives, driver, device count, fatbin
+ *       resource and module loading; the one place that says why CUDA is unavailable. Depends on
+ *       JCuda and the JDK only.</li>
+ *   <li>{@code BatchAbi}, {@code KernelConfig}, {@code BatchLayout}: the Java mirror of
+ *       {@code kernels-cuda/include/batch_abi.h}: entry-point names, launch configurations and
+ *       grids, and where each array of a launch lies in a slot's memory.</li>
+ *   <li>{@code DeviceContext}: one GPU's primary context, module and eighteen checked kernels.</li>
+ *   <li>{@code StreamSlot}: one stream with its pinned host block, device block, scratch and
+ *       workspace, allocated once and reused (the paper's memory pool); runs one chunk as
+ *       pack, upload, launch, download, synchronise, check, unpack, and wipes secrets in
+ *       {@code finally}.</li>
+ *   <li>{@code HostCopier}: fills and drains pinned memory on several threads.</li>
+ *   <li>{@code DeviceSet}: all GPUs and their slots, one worker thread per slot, one shared
+ *       queue of chunks.</li>
+ *   <li>{@link io.dilithiumgpu.backend.cuda.CudaBackend}: the {@code Backend}; argument checks,
+ *       the failure and retry policy ({@code Health}).</li>
+ * </ul>
+ *
+ * <p>Threads: a caller's batch is cut into chunks; slot workers run them and the caller waits for
+ * all. Every thread that touches a device makes its context current first
+ * ({@code cuCtxSetCurrent}). Streams are non-blocking, so the slots of one GPU overlap their
+ * copies and kernels.
+ *
+ * <p>Secrets: seeds and private keys of key generation, private keys and ρ′/rnd of signing, and
+ * the kernels' workspace. They exist in pinned and device memory only during their launch and are
+ * zeroed after it, on success and failure alike; the caller's arrays are never copied elsewhere on
+ * the Java heap.
+ *
+ * <p>Errors: every driver call goes through {@code CudaCall}, which names the CUresult and the
+ * operation in a {@link io.dilithiumgpu.backend.BackendException}. Synchronisation is
+ * {@code cuStreamSynchronize}, which returns with an error rather than hang when a kernel faults.
+ */
+package io.dilithiumgpu.backend.cuda;

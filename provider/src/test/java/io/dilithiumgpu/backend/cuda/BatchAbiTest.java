@@ -1,0 +1,84 @@
+package io.dilithiumgpu.backend.cuda;
+
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.TaskStatus;
+import io.dilithiumgpu.core.ParameterSet;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Pins {@link BatchAbi} to {@code kernels-cuda/include/batch_abi.h}, the header the kernels compile against. */
+class BatchAbiTest {
+
+    private static Map<String, Integer> defines() throws IOException {
+        Path header = Path.of("..", "kernels-cuda", "include", "batch_abi.h");
+        Map<String, Integer> defines = new HashMap<>();
+        Matcher m = Pattern.compile("(?m)^#define\\s+(ABI_\\w+)\\s+(\\d+)").matcher(Files.readString(header));
+        while (m.find()) {
+            defines.put(m.group(1), Integer.parseInt(m.group(2)));
+        }
+        return defines;
+    }
+
+    @Test
+    void constantsMatchTheHeader() throws IOException {
+        Map<String, Integer> h = defines();
+        assertEquals(h.get("ABI_CFG_WORDS"), BatchAbi.CFG_WORDS);
+        assertEquals(h.get("ABI_CFG_THREADS"), BatchAbi.CFG_THREADS);
+        assertEquals(h.get("ABI_CFG_TASKS"), BatchAbi.CFG_TASKS);
+        assertEquals(h.get("ABI_CFG_SMEM"), BatchAbi.CFG_SMEM);
+        assertEquals(h.get("ABI_CFG_PERSISTENT"), BatchAbi.CFG_PERSISTENT);
+        assertEquals(h.get("ABI_CFG_WORKSPACE"), BatchAbi.CFG_WORKSPACE);
+        assertEquals(h.get("ABI_SCRATCH_WORDS"), BatchAbi.SCRATCH_WORDS);
+        assertEquals(h.get("ABI_STATUS_OK"), (int) TaskStatus.OK);
+        assertEquals(h.get("ABI_STATUS_REJECTED"), (int) TaskStatus.REJECTED);
+        assertEquals(h.get("ABI_STATUS_INVALID_KEY"), (int) TaskStatus.INVALID_KEY);
+        assertEquals(h.get("ABI_SEED_BYTES"), BatchAbi.SEED_BYTES);
+        assertEquals(h.get("ABI_MU_BYTES"), BatchAbi.MU_BYTES);
+    }
+
+    @Test
+    void entryNamesAreTheHeadersAndDistinct() {
+        Set<String> names = new HashSet<>();
+        for (ParameterSet p : ParameterSet.values()) {
+            for (Operation op : Operation.values()) {
+                String name = BatchAbi.entryName(p, op);
+                assertTrue(name.matches("(keygen|sign|verify)_(dilithium[235]|mldsa(44|65|87))"), name);
+                assertTrue(names.add(name), name);
+            }
+        }
+        assertEquals(18, names.size());
+        assertEquals("sign_mldsa65", BatchAbi.entryName(ParameterSet.ML_DSA_65, Operation.SIGN));
+        assertEquals("keygen_dilithium2", BatchAbi.entryName(ParameterSet.DILITHIUM2, Operation.KEYGEN));
+        assertEquals("verify_mldsa87", BatchAbi.entryName(ParameterSet.ML_DSA_87, Operation.VERIFY));
+    }
+
+    @Test
+    void eachOperationAllowsOnlyItsStatuses() {
+        assertTrue(BatchAbi.statusAllowed(Operation.KEYGEN, TaskStatus.OK));
+        assertFalse(BatchAbi.statusAllowed(Operation.KEYGEN, TaskStatus.REJECTED));
+        assertFalse(BatchAbi.statusAllowed(Operation.KEYGEN, TaskStatus.INVALID_KEY));
+        assertTrue(BatchAbi.statusAllowed(Operation.SIGN, TaskStatus.OK));
+        assertTrue(BatchAbi.statusAllowed(Operation.SIGN, TaskStatus.INVALID_KEY));
+        assertFalse(BatchAbi.statusAllowed(Operation.SIGN, TaskStatus.REJECTED));
+        assertTrue(BatchAbi.statusAllowed(Operation.VERIFY, TaskStatus.OK));
+        assertTrue(BatchAbi.statusAllowed(Operation.VERIFY, TaskStatus.REJECTED));
+        assertFalse(BatchAbi.statusAllowed(Operation.VERIFY, TaskStatus.INVALID_KEY));
+        for (Operation op : Operation.values()) {
+            assertFalse(BatchAbi.statusAllowed(op, (byte) 0xFF), op + " accepts the unwritten marker");
+            assertFalse(BatchAbi.statusAllowed(op, (byte) 3), op.toString());
+        }
+    }
+}
