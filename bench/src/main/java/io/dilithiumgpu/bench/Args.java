@@ -1,11 +1,13 @@
 package io.dilithiumgpu.bench;
 
+import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -187,6 +189,26 @@ final class Args {
             }
         }
         return Collections.unmodifiableList(out);
+    }
+
+    /**
+     * Operations: a comma-separated list of {@code keygen}, {@code sign}, {@code verify} (any
+     * case), returned in that order; all three when absent.
+     */
+    List<Operation> operations(String name) throws UsageException {
+        String v = values.get(name);
+        if (v == null) {
+            return List.of(Operation.values());
+        }
+        EnumSet<Operation> ops = EnumSet.noneOf(Operation.class);
+        for (String part : v.split(",", -1)) {
+            try {
+                ops.add(Operation.valueOf(part.trim().toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--" + name + " takes keygen, sign, verify: " + part.trim());
+            }
+        }
+        return List.copyOf(ops);
     }
 
     /**

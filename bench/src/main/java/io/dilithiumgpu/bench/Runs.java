@@ -20,6 +20,13 @@ final class Runs {
         void check() throws WrongResultException;
     }
 
+    /** One untimed, checked run: a stage whose outputs a later stage needs but that is not measured. */
+    static void once(TimedBatch batch) throws WrongResultException {
+        batch.prepare();
+        batch.run();
+        batch.check();
+    }
+
     /**
      * @param tasks  operations one {@link TimedBatch#run()} performs
      * @param warmup runs done and checked but not timed, ≥ 0

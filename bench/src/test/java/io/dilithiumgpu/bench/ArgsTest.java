@@ -1,5 +1,6 @@
 package io.dilithiumgpu.bench;
 
+import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 import org.junit.jupiter.api.Test;
 
@@ -80,6 +81,17 @@ class ArgsTest {
         assertEquals(List.of(ParameterSet.values()), parse("--sets", "ALL").sets("sets"));
         UsageException e = assertThrows(UsageException.class, () -> parse("--sets", "ML-DSA-99").sets("sets"));
         assertTrue(e.getMessage().contains("ML-DSA-99"), e.getMessage());
+    }
+
+    @Test
+    void operationsInCanonicalOrder() throws UsageException {
+        Set<String> valued = Set.of("ops");
+        assertEquals(List.of(Operation.KEYGEN, Operation.SIGN, Operation.VERIFY),
+                Args.parse(new String[0], valued, Set.of()).operations("ops"));
+        assertEquals(List.of(Operation.SIGN, Operation.VERIFY),
+                Args.parse(new String[] {"--ops", "Verify,sign,SIGN"}, valued, Set.of()).operations("ops"));
+        assertThrows(UsageException.class,
+                () -> Args.parse(new String[] {"--ops", "sign,decrypt"}, valued, Set.of()).operations("ops"));
     }
 
     @Test
