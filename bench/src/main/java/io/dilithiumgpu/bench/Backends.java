@@ -34,8 +34,7 @@ final class Backends {
 
     static Opened cpu() {
         CpuBackend cpu = new CpuBackend();
-        return new Opened("cpu", cpu, "pure Java on " + Runtime.getRuntime().availableProcessors()
-                + " CPU threads", null);
+        return new Opened("cpu", cpu, "pure Java on " + cpu.threads() + " threads", null);
     }
 
     static Opened cuda(CudaConfig config) {

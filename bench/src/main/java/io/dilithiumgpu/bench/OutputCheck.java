@@ -132,8 +132,15 @@ final class OutputCheck {
 
     /**
      * Turns valid verification tasks at {@code indices} into invalid ones by flipping one random bit,
-     * in turn of the signature, of μ and of the public key. A one-bit change of any of them makes
-     * a valid signature invalid except with negligible probability (c̃ is a 2λ-bit hash of all three).
+     * in turn of the signature, of μ and of the public key's ρ. Each makes a valid signature
+     * invalid except with negligible probability: c̃ is a 2λ-bit hash over μ and w1, and a changed ρ
+     * gives a new matrix A and so an unrelated w1.
+     *
+     * <p>The public key is changed only in ρ, never in t1. A backend verifies a given μ, and μ binds
+     * the public key through tr = H(pk) only when it is computed from that key; with μ fixed, a
+     * low-order bit of t1 moves c·t1·2^d by less than the rounding of w1 often enough that the
+     * signature stays valid (FIPS 204 Algorithm 8 computes μ from pk itself, which the batch
+     * contract leaves to the caller).
      *
      * @return the statuses verification must produce: {@link TaskStatus#REJECTED} at the
      *         corrupted tasks, {@link TaskStatus#OK} elsewhere
@@ -145,18 +152,19 @@ final class OutputCheck {
         for (int j = 0; j < indices.length; j++) {
             int i = indices[j];
             switch (kinds[j % kinds.length]) {
-                case SIGNATURE -> flipBit(sigs, i, p.signatureBytes(), random);
-                case MU -> flipBit(mus, i, ParameterSet.MU_BYTES, random);
-                case PUBLIC_KEY -> flipBit(pks, i, p.publicKeyBytes(), random);
+                case SIGNATURE -> flipBit(sigs, i * p.signatureBytes(), p.signatureBytes(), random);
+                case MU -> flipBit(mus, i * ParameterSet.MU_BYTES, ParameterSet.MU_BYTES, random);
+                case PUBLIC_KEY -> flipBit(pks, i * p.publicKeyBytes(), ParameterSet.SEED_BYTES, random);
             }
             expected[i] = TaskStatus.REJECTED;
         }
         return expected;
     }
 
-    private static void flipBit(byte[] records, int index, int size, SplittableRandom random) {
-        int bit = random.nextInt(size * 8);
-        records[index * size + bit / 8] ^= (byte) (1 << (bit % 8));
+    /** Flips one random bit of {@code bytes[offset, offset + length)}. */
+    private static void flipBit(byte[] bytes, int offset, int length, SplittableRandom random) {
+        int bit = random.nextInt(length * 8);
+        bytes[offset + bit / 8] ^= (byte) (1 << (bit % 8));
     }
 
     static byte[] slice(byte[] records, int index, int size) {

@@ -201,6 +201,13 @@ class OutputCheckTest {
             int sigBits = flippedBits(sigs0, sigs, i, P.signatureBytes());
             int muBits = flippedBits(mus0, mus, i, ParameterSet.MU_BYTES);
             int pkBits = flippedBits(pks0, pks, i, P.publicKeyBytes());
+            int rhoBits = 0;
+            for (int k = 0; k < ParameterSet.SEED_BYTES; k++) {
+                int at = i * P.publicKeyBytes() + k;
+                rhoBits += Integer.bitCount((pks0[at] ^ pks[at]) & 0xFF);
+            }
+            // Only ρ of a public key is changed: t1 alone may not invalidate a signature on a fixed μ.
+            assertEquals(pkBits, rhoBits, "task " + i);
             if (j < 0) {
                 assertEquals(0, sigBits + muBits + pkBits, "task " + i);
             } else {
