@@ -101,7 +101,7 @@ public final class Ntt {
     /**
      * c = a ∘ b·2^−32 coefficient-wise (FIPS 204 Algorithm 45, MultiplyNTT, in Montgomery form).
      *
-     * <p>Input: NTT-domain polynomials with |a_i·b_i| ≤ 2^31·q. Output: |c_i| &lt; q. c may alias
+     * <p>Input: NTT-domain polynomials with |a_i·b_i| &lt; 2^31·q. Output: |c_i| &lt; q. c may alias
      * a or b.
      */
     public static void pointwiseMontgomery(int[] a, int aOff, int[] b, int bOff, int[] c, int cOff) {

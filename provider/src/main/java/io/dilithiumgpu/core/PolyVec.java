@@ -106,7 +106,7 @@ public final class PolyVec {
 
     /**
      * out_j = ĉ ∘ v̂_j·2^−32 for each of {@code polys} polynomials (FIPS 204 Algorithm 47,
-     * ScalarVectorNTT, in Montgomery form). Input: |ĉ_i·v̂_i| ≤ 2^31·q; output |out_i| &lt; q.
+     * ScalarVectorNTT, in Montgomery form). Input: |ĉ_i·v̂_i| &lt; 2^31·q; output |out_i| &lt; q.
      */
     public static void pointwisePolyMontgomery(int[] c, int cOff, int[] v, int polys, int[] out) {
         for (int j = 0; j < polys; j++) {
