@@ -3,12 +3,13 @@ package io.dilithiumgpu.batch;
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.cpu.CpuBackend;
+import io.dilithiumgpu.backend.cuda.CudaBackend;
 
 import java.util.function.Supplier;
 
 /**
  * Applies the {@link BackendPolicy}: the one place that knows which backends exist and how to open
- * them.
+ * them ({@link CudaBackend#open()}, {@link CpuBackend#CpuBackend()}).
  *
  * <ul>
  *   <li>{@code cpu}: the CPU backend.</li>
@@ -40,27 +41,23 @@ public final class BackendSelector {
         if (policy == BackendPolicy.CPU) {
             return new Selection(openCpu(), null, property + ": cpu backend", false);
         }
+        String unavailable;
         try {
-            Backend cuda = openCuda();
-            return new Selection(cuda, BackendSelector::openCpu, property + ": cuda backend", false);
+            CudaBackend cuda = CudaBackend.open();
+            return new Selection(cuda, BackendSelector::openCpu,
+                    property + ": cuda backend on " + cuda.description(), false);
         } catch (BackendException e) {
-            return new Selection(openCpu(), null,
-                    property + ": cpu backend, because CUDA is unavailable: " + e.getMessage(),
-                    policy == BackendPolicy.CUDA);
+            unavailable = e.getMessage();
+        } catch (LinkageError e) {
+            // JCuda's classes or natives missing from the class path.
+            unavailable = "JCuda cannot be loaded: " + e;
         }
+        return new Selection(openCpu(), null, property + ": cpu backend, because CUDA is unavailable: "
+                + unavailable, policy == BackendPolicy.CUDA);
     }
 
     /** The multi-core pure-Java backend. */
     public static Backend openCpu() {
         return new CpuBackend();
-    }
-
-    /**
-     * The CUDA backend.
-     *
-     * @throws BackendException saying why CUDA cannot be used
-     */
-    static Backend openCuda() {
-        throw new BackendException("this build has no CUDA backend");
     }
 }

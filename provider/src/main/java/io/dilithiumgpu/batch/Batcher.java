@@ -442,7 +442,7 @@ public final class Batcher implements Engine, AutoCloseable {
         stats.batchRan(n);
     }
 
-    /** Frees the batch's slot, then completes its futures. */
+    /** Frees the batch's slot, counts the failures, then completes the futures. */
     private void finishBatch(Lane lane, Task<?>[] tasks) {
         lock.lock();
         try {
@@ -454,12 +454,15 @@ public final class Batcher implements Engine, AutoCloseable {
         }
         int failures = 0;
         for (Task<?> t : tasks) {
-            if (t.deliver()) {
+            if (t.failurePending()) {
                 failures++;
             }
         }
         if (failures > 0) {
             stats.failed(failures);
+        }
+        for (Task<?> t : tasks) {
+            t.deliver();
         }
     }
 

@@ -36,6 +36,11 @@ abstract class Task<T> {
         this.failure = cause;
     }
 
+    /** True when a failure is staged and the caller is still waiting for it. */
+    final boolean failurePending() {
+        return failure != null && !future.isDone();
+    }
+
     /** Called with a result that nobody will read (the caller cancelled): wipes its secrets. */
     void discard(T result) {
         // Results are public unless a subclass says otherwise.
@@ -47,23 +52,19 @@ abstract class Task<T> {
      * caller had cancelled it has nothing staged and nothing to complete; a live task with
      * nothing staged (an internal error) fails rather than hang its caller.
      *
-     * @return true when a failure reached a future that was not yet done
      */
-    final boolean deliver() {
+    final void deliver() {
         T v = value;
         Throwable f = failure;
         value = null;
         failure = null;
         if (f != null) {
-            return future.completeExceptionally(f);
-        }
-        if (v == null) {
-            return future.completeExceptionally(
+            future.completeExceptionally(f);
+        } else if (v == null) {
+            future.completeExceptionally(
                     new ProviderException("internal error: batch task finished without an outcome"));
-        }
-        if (!future.complete(v)) {
+        } else if (!future.complete(v)) {
             discard(v);
         }
-        return false;
     }
 }
