@@ -1,17 +1,29 @@
 package io.dilithiumgpu.core;
 
+import org.bouncycastle.crypto.digests.SHAKEDigest;
+
 /**
- * Streaming computation of the message representative μ = H(tr ‖ M′, 64) (skeleton: the core
- * issue fills in the bodies; the signatures are the contract).
+ * Streaming computation of the message representative μ = H(tr ‖ M′, 64) (FIPS 204 Algorithm 7
+ * step 6 and Algorithm 8 step 7; Dilithium r3.1 {@code crypto_sign_signature} with M′ = M).
  *
- * <p>Single use: after {@link #finish()} the hasher is spent.
+ * <p>Single use: after {@link #finish()} the hasher is spent. Not thread-safe. μ is not secret;
+ * the hasher keeps no reference to the caller's arrays.
  */
 public final class MuHasher {
-    private MuHasher() {}
+    private final SHAKEDigest shake = new SHAKEDigest(256);
+    private boolean finished;
+
+    private MuHasher(ParameterSet p, byte[] tr) {
+        if (tr.length != p.trBytes()) {
+            throw new IllegalArgumentException(
+                    "tr must be " + p.trBytes() + " bytes for " + p + ", got " + tr.length);
+        }
+        shake.update(tr, 0, tr.length);
+    }
 
     /** μ = H(tr ‖ M′), the caller feeding M′ (FIPS 204 internal interface; round 3.1 with M′ = M). */
     public static MuHasher internal(ParameterSet p, byte[] tr) {
-        throw new UnsupportedOperationException("core not yet merged");
+        return new MuHasher(p, tr);
     }
 
     /**
@@ -21,7 +33,14 @@ public final class MuHasher {
      * @throws IllegalArgumentException when ctx is longer than 255 bytes, or non-empty for round 3.1
      */
     public static MuHasher pure(ParameterSet p, byte[] tr, byte[] ctx) {
-        throw new UnsupportedOperationException("core not yet merged");
+        checkContext(p, ctx);
+        MuHasher hasher = new MuHasher(p, tr);
+        if (p.isFips204()) {
+            hasher.shake.update((byte) 0);
+            hasher.shake.update((byte) ctx.length);
+            hasher.shake.update(ctx, 0, ctx.length);
+        }
+        return hasher;
     }
 
     /**
@@ -32,11 +51,39 @@ public final class MuHasher {
      *                                  the digest length is not ph's
      */
     public static byte[] preHashed(ParameterSet p, byte[] tr, byte[] ctx, PreHash ph, byte[] digest) {
-        throw new UnsupportedOperationException("core not yet merged");
+        if (!p.isFips204()) {
+            throw new IllegalArgumentException("HashML-DSA is defined for ML-DSA only, not " + p);
+        }
+        checkContext(p, ctx);
+        if (digest.length != ph.digestBytes()) {
+            throw new IllegalArgumentException(
+                    ph.acvpName() + " digest must be " + ph.digestBytes() + " bytes, got " + digest.length);
+        }
+        MuHasher hasher = new MuHasher(p, tr);
+        hasher.shake.update((byte) 1);
+        hasher.shake.update((byte) ctx.length);
+        hasher.shake.update(ctx, 0, ctx.length);
+        byte[] oid = ph.oidDer();
+        hasher.shake.update(oid, 0, oid.length);
+        hasher.shake.update(digest, 0, digest.length);
+        return hasher.finish();
+    }
+
+    private static void checkContext(ParameterSet p, byte[] ctx) {
+        if (ctx.length > 255) {
+            throw new IllegalArgumentException("context longer than 255 bytes: " + ctx.length);
+        }
+        if (!p.isFips204() && ctx.length != 0) {
+            throw new IllegalArgumentException(p + " (round 3.1) takes no context");
+        }
     }
 
     public MuHasher update(byte[] in, int off, int len) {
-        throw new UnsupportedOperationException("core not yet merged");
+        if (finished) {
+            throw new IllegalStateException("MuHasher already finished");
+        }
+        shake.update(in, off, len);
+        return this;
     }
 
     public MuHasher update(byte[] in) {
@@ -45,6 +92,12 @@ public final class MuHasher {
 
     /** The 64-byte μ. */
     public byte[] finish() {
-        throw new UnsupportedOperationException("core not yet merged");
+        if (finished) {
+            throw new IllegalStateException("MuHasher already finished");
+        }
+        finished = true;
+        byte[] mu = new byte[ParameterSet.MU_BYTES];
+        shake.doFinal(mu, 0, mu.length);
+        return mu;
     }
 }

@@ -1,10 +1,39 @@
 package io.dilithiumgpu.core;
 
+import static io.dilithiumgpu.core.ParameterSet.MU_BYTES;
+import static io.dilithiumgpu.core.ParameterSet.N;
+import static io.dilithiumgpu.core.ParameterSet.SEED_BYTES;
+
+import io.dilithiumgpu.backend.TaskStatus;
+
+import org.bouncycastle.crypto.digests.SHAKEDigest;
+
 /**
- * The three algorithms of both families on raw byte encodings (skeleton: the core issue fills in
- * the bodies; the signatures are the contract other packages code against).
+ * The three algorithms of both families on raw byte encodings: FIPS 204 ML-DSA.KeyGen_internal,
+ * ML-DSA.Sign_internal from μ, ML-DSA.Verify_internal from μ (Algorithms 6 to 8), and their
+ * CRYSTALS-Dilithium round 3.1 counterparts ({@code crypto_sign_keypair},
+ * {@code crypto_sign_signature} and {@code crypto_sign_verify} of the v3.1 reference after μ).
+ * {@link ParameterSet} lists where the families differ.
+ *
+ * <p>Ownership: every method reads its input arrays and writes its output arrays only during the
+ * call and keeps no reference to them. Temporaries live in a per-thread {@link Workspace}; secret
+ * ones are wiped before each method returns. Methods are safe to call from any number of threads.
+ *
+ * <p>Array bounds are the caller's: each byte field is read or written at its offset with the
+ * set's exact length ({@link ParameterSet#publicKeyBytes()} and so on), and an array too short
+ * for it throws {@link IndexOutOfBoundsException}.
  */
 public final class Scheme {
+    /**
+     * Signing gives up after this many rejected attempts (the lower limit FIPS 204 Appendix C
+     * allows for a bounded loop). A key made by key generation needs more with negligible
+     * probability; a crafted key that decodes (t0 chosen so that ‖ct0‖∞ ≥ γ2 always, say) would
+     * otherwise loop forever.
+     */
+    public static final int MAX_SIGN_ATTEMPTS = 814;
+
+    private static final ThreadLocal<Workspace> WORKSPACE = ThreadLocal.withInitial(Workspace::new);
+
     private Scheme() {}
 
     /**
@@ -13,36 +42,279 @@ public final class Scheme {
      */
     public static void keyGen(ParameterSet p, byte[] seed, int seedOff,
                               byte[] pk, int pkOff, byte[] sk, int skOff) {
-        throw new UnsupportedOperationException("core not yet merged");
+        int k = p.k();
+        int l = p.l();
+        Workspace ws = WORKSPACE.get();
+        byte[] seeds = ws.seeds;
+        try {
+            // (ρ, ρ′, K) = H(ξ ‖ k ‖ ℓ, 128) (FIPS 204 Alg. 6 step 1); H(ζ, 128) in round 3.1
+            SHAKEDigest h = ws.shake256;
+            h.update(seed, seedOff, SEED_BYTES);
+            if (p.isFips204()) {
+                h.update((byte) k);
+                h.update((byte) l);
+            }
+            h.doFinal(seeds, 0, 128);
+            final int rho = 0;
+            final int rhoPrime = SEED_BYTES;
+            final int key = SEED_BYTES + MU_BYTES;
+
+            ws.expandMatrix(p, seeds, rho);
+            Sampling.expandS(ws.shake256, seeds, rhoPrime, p.eta(), l, k, ws.buf, ws.s1, ws.s2);
+
+            // t = NTT⁻¹(Â ∘ NTT(s1)) + s2 (steps 5 and 6): ŝ1 in z, t in t1
+            System.arraycopy(ws.s1, 0, ws.z, 0, l * N);
+            PolyVec.ntt(ws.z, l);
+            PolyVec.matrixMultiplyMontgomery(ws.matrix, ws.z, k, l, ws.t1);
+            PolyVec.inverseToMont(ws.t1, k);
+            PolyVec.add(ws.t1, ws.s2, ws.t1, k * N);
+            PolyVec.caddq(ws.t1, k * N);
+            Rounding.power2Round(ws.t1, ws.t1, ws.t0, k * N);
+
+            // pk = ρ ‖ t1 (step 8)
+            System.arraycopy(seeds, rho, pk, pkOff, SEED_BYTES);
+            int t1Bytes = ParameterSet.polyT1PackedBytes();
+            for (int i = 0; i < k; i++) {
+                Packing.packT1(ws.t1, i * N, pk, pkOff + SEED_BYTES + i * t1Bytes);
+            }
+
+            // sk = ρ ‖ K ‖ tr ‖ s1 ‖ s2 ‖ t0 with tr = H(pk) (steps 9 and 10)
+            int o = skOff;
+            System.arraycopy(seeds, rho, sk, o, SEED_BYTES);
+            o += SEED_BYTES;
+            System.arraycopy(seeds, key, sk, o, SEED_BYTES);
+            o += SEED_BYTES;
+            h.update(pk, pkOff, p.publicKeyBytes());
+            h.doFinal(sk, o, p.trBytes());
+            o += p.trBytes();
+            int etaBytes = p.polyEtaPackedBytes();
+            for (int i = 0; i < l; i++, o += etaBytes) {
+                Packing.packEta(ws.s1, i * N, p.eta(), sk, o);
+            }
+            for (int i = 0; i < k; i++, o += etaBytes) {
+                Packing.packEta(ws.s2, i * N, p.eta(), sk, o);
+            }
+            int t0Bytes = ParameterSet.polyT0PackedBytes();
+            for (int i = 0; i < k; i++, o += t0Bytes) {
+                Packing.packT0(ws.t0, i * N, sk, o);
+            }
+        } finally {
+            ws.wipeSecrets(p);
+        }
     }
 
     /**
      * Signs μ with an expanded private key (FIPS 204 Algorithm 7 from step 6; round 3.1 after μ).
      * {@code rnd} is {@link ParameterSet#rndBytes()} long: FIPS 204 rnd, or round 3.1 ρ′.
      *
+     * <p>Writes the signature only on success.
+     *
      * @return {@code TaskStatus.OK}, or {@code TaskStatus.INVALID_KEY} when sk does not decode
+     *         (an s1 or s2 coefficient outside [−η, η]) or when {@link #MAX_SIGN_ATTEMPTS}
+     *         attempts were all rejected
      */
     public static byte sign(ParameterSet p, byte[] sk, int skOff, byte[] mu, int muOff,
                             byte[] rnd, int rndOff, byte[] sig, int sigOff) {
-        throw new UnsupportedOperationException("core not yet merged");
+        int k = p.k();
+        int l = p.l();
+        int kn = k * N;
+        int ln = l * N;
+        int gamma1 = p.gamma1();
+        int gamma2 = p.gamma2();
+        int beta = p.beta();
+        Workspace ws = WORKSPACE.get();
+        byte[] seeds = ws.seeds;
+        final int rho = 0;
+        final int key = SEED_BYTES;
+        final int rhoPrime = 2 * SEED_BYTES;
+        try {
+            // skDecode (FIPS 204 Algorithm 25), rejecting s1 and s2 outside [−η, η]
+            System.arraycopy(sk, skOff, seeds, rho, SEED_BYTES);
+            System.arraycopy(sk, skOff + SEED_BYTES, seeds, key, SEED_BYTES);
+            int o = skOff + 2 * SEED_BYTES + p.trBytes();
+            int etaBytes = p.polyEtaPackedBytes();
+            boolean valid = true;
+            for (int i = 0; i < l; i++, o += etaBytes) {
+                valid &= Packing.unpackEta(sk, o, p.eta(), ws.s1, i * N);
+            }
+            for (int i = 0; i < k; i++, o += etaBytes) {
+                valid &= Packing.unpackEta(sk, o, p.eta(), ws.s2, i * N);
+            }
+            if (!valid) {
+                return TaskStatus.INVALID_KEY;
+            }
+            int t0Bytes = ParameterSet.polyT0PackedBytes();
+            for (int i = 0; i < k; i++, o += t0Bytes) {
+                Packing.unpackT0(sk, o, ws.t0, i * N);
+            }
+
+            // ρ″ = H(K ‖ rnd ‖ μ, 64) (FIPS 204 Alg. 7 step 7); round 3.1 takes ρ′ as given
+            if (p.isFips204()) {
+                SHAKEDigest h = ws.shake256;
+                h.update(seeds, key, SEED_BYTES);
+                h.update(rnd, rndOff, p.rndBytes());
+                h.update(mu, muOff, MU_BYTES);
+                h.doFinal(seeds, rhoPrime, MU_BYTES);
+            } else {
+                System.arraycopy(rnd, rndOff, seeds, rhoPrime, MU_BYTES);
+            }
+
+            ws.expandMatrix(p, seeds, rho);
+            PolyVec.ntt(ws.s1, l);
+            PolyVec.ntt(ws.s2, k);
+            PolyVec.ntt(ws.t0, k);
+
+            int cTildeBytes = p.cTildeBytes();
+            int w1Bytes = p.polyW1PackedBytes();
+            for (int attempt = 0, kappa = 0; attempt < MAX_SIGN_ATTEMPTS; attempt++, kappa += l) {
+                // y = ExpandMask(ρ″, κ); w = NTT⁻¹(Â ∘ NTT(y)); w1 = HighBits(w) (steps 11 to 13)
+                Sampling.expandMask(ws.shake256, seeds, rhoPrime, kappa, l, gamma1, ws.buf, ws.y);
+                System.arraycopy(ws.y, 0, ws.z, 0, ln);
+                PolyVec.ntt(ws.z, l);
+                PolyVec.matrixMultiplyMontgomery(ws.matrix, ws.z, k, l, ws.w1);
+                PolyVec.inverseToMont(ws.w1, k);
+                PolyVec.caddq(ws.w1, kn);
+                Rounding.decompose(ws.w1, ws.w1, ws.w0, kn, gamma2);
+
+                // c̃ = H(μ ‖ w1Encode(w1), λ/4) (step 15)
+                for (int i = 0; i < k; i++) {
+                    Packing.packW1(ws.w1, i * N, p.w1Bits(), ws.w1Packed, i * w1Bytes);
+                }
+                SHAKEDigest h = ws.shake256;
+                h.update(mu, muOff, MU_BYTES);
+                h.update(ws.w1Packed, 0, k * w1Bytes);
+                h.doFinal(ws.cTilde, 0, cTildeBytes);
+                Sampling.sampleInBall(ws.shake256, ws.cTilde, 0, cTildeBytes, p.tau(), ws.buf, ws.c, 0);
+                Ntt.forward(ws.c, 0);
+
+                // z = y + NTT⁻¹(ĉ ∘ ŝ1); reject if ‖z‖∞ ≥ γ1 − β (steps 18 to 23)
+                PolyVec.pointwisePolyMontgomery(ws.c, 0, ws.s1, l, ws.z);
+                PolyVec.inverseToMont(ws.z, l);
+                PolyVec.add(ws.z, ws.y, ws.z, ln);
+                PolyVec.reduce32(ws.z, ln);
+                if (PolyVec.exceedsNorm(ws.z, ln, gamma1 - beta)) {
+                    continue;
+                }
+                // r0 = LowBits(w − cs2) = w0 − cs2; reject if ‖r0‖∞ ≥ γ2 − β
+                PolyVec.pointwisePolyMontgomery(ws.c, 0, ws.s2, k, ws.h);
+                PolyVec.inverseToMont(ws.h, k);
+                PolyVec.sub(ws.w0, ws.h, ws.w0, kn);
+                PolyVec.reduce32(ws.w0, kn);
+                if (PolyVec.exceedsNorm(ws.w0, kn, gamma2 - beta)) {
+                    continue;
+                }
+                // ct0; reject if ‖ct0‖∞ ≥ γ2; h = MakeHint(−ct0, w − cs2 + ct0) (steps 25 to 28)
+                PolyVec.pointwisePolyMontgomery(ws.c, 0, ws.t0, k, ws.h);
+                PolyVec.inverseToMont(ws.h, k);
+                PolyVec.reduce32(ws.h, kn);
+                if (PolyVec.exceedsNorm(ws.h, kn, gamma2)) {
+                    continue;
+                }
+                PolyVec.add(ws.w0, ws.h, ws.w0, kn);
+                int ones = PolyVec.makeHints(ws.w0, ws.w1, kn, gamma2, ws.h);
+                if (ones > p.omega()) {
+                    continue;
+                }
+
+                // σ = c̃ ‖ z ‖ h (sigEncode, Algorithm 26)
+                System.arraycopy(ws.cTilde, 0, sig, sigOff, cTildeBytes);
+                int zBytes = p.polyZPackedBytes();
+                int zOff = sigOff + cTildeBytes;
+                for (int i = 0; i < l; i++) {
+                    Packing.packZ(ws.z, i * N, gamma1, sig, zOff + i * zBytes);
+                }
+                Packing.packHint(ws.h, k, p.omega(), sig, zOff + l * zBytes);
+                return TaskStatus.OK;
+            }
+            return TaskStatus.INVALID_KEY;
+        } finally {
+            ws.wipeSecrets(p);
+        }
     }
 
-    /** Verifies a signature of exactly {@link ParameterSet#signatureBytes()} bytes on μ. */
+    /**
+     * Verifies a signature of exactly {@link ParameterSet#signatureBytes()} bytes on μ (FIPS 204
+     * Algorithm 8 from step 7; round 3.1 {@code crypto_sign_verify} after μ). Rejects malformed
+     * hint encodings (HintBitUnpack) and ‖z‖∞ ≥ γ1 − β.
+     */
     public static boolean verify(ParameterSet p, byte[] pk, int pkOff, byte[] mu, int muOff,
                                  byte[] sig, int sigOff) {
-        throw new UnsupportedOperationException("core not yet merged");
+        int k = p.k();
+        int l = p.l();
+        int kn = k * N;
+        int cTildeBytes = p.cTildeBytes();
+        int zBytes = p.polyZPackedBytes();
+        Workspace ws = WORKSPACE.get();
+
+        // sigDecode (Algorithm 27): c̃, z, h; ⊥ for a malformed hint
+        int zOff = sigOff + cTildeBytes;
+        if (!Packing.unpackHint(sig, zOff + p.l() * zBytes, k, p.omega(), ws.h)) {
+            return false;
+        }
+        for (int i = 0; i < l; i++) {
+            Packing.unpackZ(sig, zOff + i * zBytes, p.gamma1(), ws.z, i * N);
+        }
+        if (PolyVec.exceedsNorm(ws.z, l * N, p.gamma1() - p.beta())) {
+            return false;
+        }
+
+        // w′ = NTT⁻¹(Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d)) (steps 5 and 9)
+        ws.expandMatrix(p, pk, pkOff);
+        int t1Bytes = ParameterSet.polyT1PackedBytes();
+        for (int i = 0; i < k; i++) {
+            Packing.unpackT1(pk, pkOff + SEED_BYTES + i * t1Bytes, ws.t1, i * N);
+        }
+        PolyVec.shiftLeftD(ws.t1, kn);
+        PolyVec.ntt(ws.t1, k);
+        PolyVec.ntt(ws.z, l);
+        Sampling.sampleInBall(ws.shake256, sig, sigOff, cTildeBytes, p.tau(), ws.buf, ws.c, 0);
+        Ntt.forward(ws.c, 0);
+        PolyVec.matrixMultiplySubMontgomery(ws.matrix, ws.z, ws.c, 0, ws.t1, k, l, ws.w1);
+        PolyVec.inverseToMont(ws.w1, k);
+        PolyVec.caddq(ws.w1, kn);
+
+        // w1′ = UseHint(h, w′); c̃′ = H(μ ‖ w1Encode(w1′), λ/4) (steps 10 and 12)
+        PolyVec.useHints(ws.h, ws.w1, kn, p.gamma2());
+        int w1Bytes = p.polyW1PackedBytes();
+        for (int i = 0; i < k; i++) {
+            Packing.packW1(ws.w1, i * N, p.w1Bits(), ws.w1Packed, i * w1Bytes);
+        }
+        SHAKEDigest h = ws.shake256;
+        h.update(mu, muOff, MU_BYTES);
+        h.update(ws.w1Packed, 0, k * w1Bytes);
+        h.doFinal(ws.cTilde, 0, cTildeBytes);
+
+        // c̃ = c̃′ (step 13); all values here are public
+        int diff = 0;
+        for (int i = 0; i < cTildeBytes; i++) {
+            diff |= ws.cTilde[i] ^ sig[sigOff + i];
+        }
+        return diff == 0;
     }
 
-    /** tr = H(pk, trBytes). */
+    /** tr = H(pk, trBytes): 32 bytes in round 3.1, 64 in FIPS 204. */
     public static byte[] tr(ParameterSet p, byte[] pk, int pkOff) {
-        throw new UnsupportedOperationException("core not yet merged");
+        SHAKEDigest h = WORKSPACE.get().shake256;
+        byte[] tr = new byte[p.trBytes()];
+        h.update(pk, pkOff, p.publicKeyBytes());
+        h.doFinal(tr, 0, tr.length);
+        return tr;
     }
 
     /**
      * The rnd a backend takes for deterministic signing: 32 zero bytes (FIPS 204), or round 3.1's
-     * ρ′ = H(K ‖ μ, 64) with K read from sk.
+     * ρ′ = H(K ‖ μ, 64) with K read from sk. The result is secret for round 3.1; the caller
+     * wipes it after use.
      */
     public static byte[] deterministicRnd(ParameterSet p, byte[] sk, int skOff, byte[] mu, int muOff) {
-        throw new UnsupportedOperationException("core not yet merged");
+        byte[] rnd = new byte[p.rndBytes()];
+        if (p.isFips204()) {
+            return rnd;
+        }
+        SHAKEDigest h = WORKSPACE.get().shake256;
+        h.update(sk, skOff + SEED_BYTES, SEED_BYTES);
+        h.update(mu, muOff, MU_BYTES);
+        h.doFinal(rnd, 0, rnd.length);
+        return rnd;
     }
 }
