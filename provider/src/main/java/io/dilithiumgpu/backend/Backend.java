@@ -13,7 +13,8 @@ import io.dilithiumgpu.core.ParameterSet;
  * {@link ParameterSet#privateKeyBytes()}, {@link ParameterSet#signatureBytes()},
  * {@link ParameterSet#MU_BYTES}, {@link ParameterSet#rndBytes()}, {@link ParameterSet#SEED_BYTES}).
  * Each task reports its own outcome in {@code status[i]} (a {@link TaskStatus} code), so one bad
- * task fails alone and never its batch.
+ * task fails alone and never its batch. Arrays may be longer than {@code n} records (the batcher
+ * reuses pooled arrays): a backend reads and writes only the first {@code n} records.
  *
  * <p>Ownership: a backend reads its input arrays and writes its output arrays only for the
  * duration of the call and keeps no reference to any of them. Secret inputs it copies (into

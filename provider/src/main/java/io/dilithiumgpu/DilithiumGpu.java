@@ -1,0 +1,312 @@
+package io.dilithiumgpu;
+
+import io.dilithiumgpu.batch.Engine;
+import io.dilithiumgpu.batch.Engines;
+import io.dilithiumgpu.core.MuHasher;
+import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.PreHash;
+import io.dilithiumgpu.core.Scheme;
+import io.dilithiumgpu.key.DilithiumPrivateKey;
+import io.dilithiumgpu.key.DilithiumPublicKey;
+import io.dilithiumgpu.spec.MLDSAParameterSpec;
+
+import java.security.GeneralSecurityException;
+import java.security.InvalidAlgorithmParameterException;
+import java.security.InvalidKeyException;
+import java.security.Key;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.NoSuchAlgorithmException;
+import java.security.PrivateKey;
+import java.security.Provider;
+import java.security.PublicKey;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The asynchronous API, for callers that batch themselves: each call queues one operation on the
+ * same batcher and backends as the JCA services ({@link Engines#shared()}) and returns at once with
+ * a future. Issue many calls before waiting on any, and they run as large batches.
+ *
+ * <p>Semantics match {@code Signature.getInstance(set name, "DilithiumGPU")} with an
+ * {@link MLDSAParameterSpec}: pure signing (FIPS 204 Algorithms 2 and 3; round 3.1
+ * {@code crypto_sign}) with the spec's context; HashML-DSA (FIPS 204 Algorithms 4 and 5) when the
+ * spec names a pre-hash; external μ when the spec says so (the message is then μ itself, 64
+ * bytes). ML-DSA signing is hedged (rnd from a shared {@link SecureRandom}) unless the spec is
+ * deterministic; round 3.1 signing is deterministic (ρ′ = H(K ‖ μ)), as with a {@code Signature}
+ * given no {@code SecureRandom}.
+ *
+ * <p>The message representative μ is computed on the calling thread before the call returns;
+ * the calling thread blocks only when the batch queue is full (backpressure). Errors come through
+ * the future: {@link InvalidKeyException} for an unusable key, {@link InvalidAlgorithmParameterException}
+ * for a spec the key's set does not allow, {@link java.security.ProviderException} when no backend
+ * could run the operation. A {@code false} verification result means the signature is invalid.
+ * Dependent stages attached without an executor run on a batch thread: keep them short, or use
+ * the {@code *Async} variants.
+ *
+ * <p>Ownership: arguments are copied or consumed before the call returns; the caller may reuse or
+ * wipe them. Private-key copies made here are wiped once queued.
+ */
+public final class DilithiumGpu {
+    private static final Provider PROVIDER = new DilithiumGpuProvider();
+    /** FIPS 204 Algorithm 2: ctx is at most 255 bytes. */
+    private static final int MAX_CONTEXT_BYTES = 255;
+
+    private DilithiumGpu() {}
+
+    private static final class Randomness {
+        static final SecureRandom INSTANCE = new SecureRandom();
+    }
+
+    // ---- key objects
+
+    /** Signs a message with the default spec (empty context; hedged for ML-DSA). */
+    public static CompletableFuture<byte[]> signAsync(PrivateKey privateKey, byte[] message) {
+        return signAsync(privateKey, message, MLDSAParameterSpec.DEFAULT);
+    }
+
+    /**
+     * Signs a message.
+     *
+     * @param privateKey this provider's private key, or another provider's ML-DSA or Dilithium
+     *                   private key with a PKCS#8 encoding
+     */
+    public static CompletableFuture<byte[]> signAsync(PrivateKey privateKey, byte[] message, MLDSAParameterSpec spec) {
+        Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(spec, "spec");
+        byte[] sk = null;
+        try {
+            DilithiumPrivateKey key = ours(privateKey, DilithiumPrivateKey.class);
+            sk = key.getExpandedKey();
+            return sign(Engines.shared(), key.parameterSet(), sk, key.getTr(), message, spec);
+        } catch (GeneralSecurityException e) {
+            return CompletableFuture.failedFuture(e);
+        } catch (IllegalStateException e) {
+            return CompletableFuture.failedFuture(new InvalidKeyException("private key is destroyed", e));
+        } finally {
+            wipe(sk);
+        }
+    }
+
+    /** Verifies a signature with the default spec (empty context). */
+    public static CompletableFuture<Boolean> verifyAsync(PublicKey publicKey, byte[] message, byte[] signature) {
+        return verifyAsync(publicKey, message, signature, MLDSAParameterSpec.DEFAULT);
+    }
+
+    /**
+     * Verifies a signature.
+     *
+     * @param publicKey this provider's public key, or another provider's ML-DSA or Dilithium
+     *                  public key with an X.509 encoding
+     */
+    public static CompletableFuture<Boolean> verifyAsync(PublicKey publicKey, byte[] message, byte[] signature,
+                                                         MLDSAParameterSpec spec) {
+        Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(signature, "signature");
+        Objects.requireNonNull(spec, "spec");
+        try {
+            DilithiumPublicKey key = ours(publicKey, DilithiumPublicKey.class);
+            return verify(Engines.shared(), key.parameterSet(), key.getRawKey(), key.getTr(), message, signature, spec);
+        } catch (GeneralSecurityException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * Generates {@code n} key pairs (FIPS 204 Algorithm 1; round 3.1 {@code crypto_sign_keypair}),
+     * each from 32 bytes of a shared {@link SecureRandom}. The private keys keep their seeds.
+     *
+     * @param n ≥ 0; above the batch queue's capacity the calling thread blocks until the first
+     *          batches have run
+     */
+    public static CompletableFuture<List<KeyPair>> generateKeyPairs(ParameterSet parameterSet, int n) {
+        return generateKeyPairs(Engines.shared(), parameterSet, n, Randomness.INSTANCE);
+    }
+
+    /** As {@link #generateKeyPairs(ParameterSet, int)}, the set by name ({@code ML-DSA-65}, {@code Dilithium2}). */
+    public static CompletableFuture<List<KeyPair>> generateKeyPairs(String parameterSet, int n) {
+        return generateKeyPairs(ParameterSet.forName(parameterSet), n);
+    }
+
+    // ---- raw encodings
+
+    /**
+     * Signs with a raw expanded private key sk = ρ ‖ K ‖ tr ‖ s1 ‖ s2 ‖ t0 (FIPS 204 skEncode;
+     * round 3.1 {@code pack_sk}).
+     */
+    public static CompletableFuture<byte[]> signAsync(ParameterSet parameterSet, byte[] privateKey, byte[] message,
+                                                      MLDSAParameterSpec spec) {
+        Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(spec, "spec");
+        if (privateKey.length != parameterSet.privateKeyBytes()) {
+            return CompletableFuture.failedFuture(new InvalidKeyException(parameterSet + " private key must be "
+                    + parameterSet.privateKeyBytes() + " bytes, not " + privateKey.length));
+        }
+        int trOffset = 2 * ParameterSet.SEED_BYTES;
+        byte[] tr = Arrays.copyOfRange(privateKey, trOffset, trOffset + parameterSet.trBytes());
+        try {
+            return sign(Engines.shared(), parameterSet, privateKey, tr, message, spec);
+        } catch (GeneralSecurityException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Verifies with a raw public key pk = ρ ‖ t1 (FIPS 204 pkEncode; round 3.1 {@code pack_pk}). */
+    public static CompletableFuture<Boolean> verifyAsync(ParameterSet parameterSet, byte[] publicKey, byte[] message,
+                                                         byte[] signature, MLDSAParameterSpec spec) {
+        Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(signature, "signature");
+        Objects.requireNonNull(spec, "spec");
+        if (publicKey.length != parameterSet.publicKeyBytes()) {
+            return CompletableFuture.failedFuture(new InvalidKeyException(parameterSet + " public key must be "
+                    + parameterSet.publicKeyBytes() + " bytes, not " + publicKey.length));
+        }
+        try {
+            return verify(Engines.shared(), parameterSet, publicKey, Scheme.tr(parameterSet, publicKey, 0),
+                    message, signature, spec);
+        } catch (GeneralSecurityException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    // ---- shared by both forms
+
+    static CompletableFuture<byte[]> sign(Engine engine, ParameterSet p, byte[] sk, byte[] tr, byte[] message,
+                                          MLDSAParameterSpec spec) throws InvalidAlgorithmParameterException {
+        byte[] mu = mu(p, tr, message, spec);
+        byte[] rnd = null;
+        try {
+            if (spec.isDeterministic() || !p.isFips204()) {
+                rnd = Scheme.deterministicRnd(p, sk, 0, mu, 0);
+            } else {
+                rnd = new byte[p.rndBytes()];
+                Randomness.INSTANCE.nextBytes(rnd);
+            }
+            return engine.sign(p, sk, mu, rnd);
+        } finally {
+            wipe(rnd);
+        }
+    }
+
+    static CompletableFuture<Boolean> verify(Engine engine, ParameterSet p, byte[] pk, byte[] tr, byte[] message,
+                                             byte[] signature, MLDSAParameterSpec spec)
+            throws InvalidAlgorithmParameterException {
+        return engine.verify(p, pk, mu(p, tr, message, spec), signature);
+    }
+
+    static CompletableFuture<List<KeyPair>> generateKeyPairs(Engine engine, ParameterSet p, int n, SecureRandom random) {
+        Objects.requireNonNull(p, "parameterSet");
+        if (n < 0) {
+            throw new IllegalArgumentException("n must be ≥ 0: " + n);
+        }
+        byte[][] seeds = new byte[n][ParameterSet.SEED_BYTES];
+        List<CompletableFuture<byte[][]>> pending = new ArrayList<>(n);
+        for (int i = 0; i < n && !Thread.currentThread().isInterrupted(); i++) {
+            random.nextBytes(seeds[i]);
+            pending.add(engine.keyGen(p, seeds[i]));
+        }
+        if (pending.size() < n) {
+            pending.forEach(f -> f.cancel(false));
+            wipeAll(seeds);
+            return CompletableFuture.failedFuture(new InterruptedException("interrupted while queueing key generation"));
+        }
+        return CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0]))
+                .handle((ignored, failure) -> {
+                    try {
+                        if (failure != null) {
+                            pending.forEach(f -> f.thenAccept(pair -> wipe(pair[1])));
+                            throw failure instanceof RuntimeException ? (RuntimeException) failure
+                                    : new CompletionException(failure);
+                        }
+                        List<KeyPair> pairs = new ArrayList<>(n);
+                        for (int i = 0; i < n; i++) {
+                            byte[][] pair = pending.get(i).join();
+                            try {
+                                pairs.add(new KeyPair(DilithiumPublicKey.of(p, pair[0]),
+                                        DilithiumPrivateKey.of(p, seeds[i], pair[1], null)));
+                            } finally {
+                                wipe(pair[1]);
+                            }
+                        }
+                        return pairs;
+                    } finally {
+                        wipeAll(seeds);
+                    }
+                });
+    }
+
+    /**
+     * μ for the spec: external (the message is μ), HashML-DSA with the spec's pre-hash, or pure.
+     *
+     * @throws InvalidAlgorithmParameterException when the spec does not fit the set or the message
+     */
+    private static byte[] mu(ParameterSet p, byte[] tr, byte[] message, MLDSAParameterSpec spec)
+            throws InvalidAlgorithmParameterException {
+        if (spec.getContextLength() > MAX_CONTEXT_BYTES) {
+            throw new InvalidAlgorithmParameterException("context is " + spec.getContextLength()
+                    + " bytes; at most " + MAX_CONTEXT_BYTES + " are allowed (FIPS 204 Algorithm 2)");
+        }
+        if (!p.isFips204() && spec.getContextLength() != 0) {
+            throw new InvalidAlgorithmParameterException("round 3.1 Dilithium signatures have no context");
+        }
+        if (spec.isExternalMu()) {
+            if (spec.getPreHash() != null) {
+                throw new InvalidAlgorithmParameterException("external mu does not apply to HashML-DSA");
+            }
+            if (message.length != ParameterSet.MU_BYTES) {
+                throw new InvalidAlgorithmParameterException("external mu must be " + ParameterSet.MU_BYTES
+                        + " bytes, not " + message.length);
+            }
+            return message.clone();
+        }
+        if (spec.getPreHash() != null) {
+            if (!p.isFips204()) {
+                throw new InvalidAlgorithmParameterException("round 3.1 Dilithium has no pre-hash variant");
+            }
+            PreHash ph;
+            try {
+                ph = PreHash.forAcvpName(spec.getPreHash());
+            } catch (IllegalArgumentException e) {
+                throw new InvalidAlgorithmParameterException("unknown HashML-DSA pre-hash " + spec.getPreHash(), e);
+            }
+            return MuHasher.preHashed(p, tr, spec.getContext(), ph, ph.digest(message));
+        }
+        return MuHasher.pure(p, tr, spec.getContext()).update(message).finish();
+    }
+
+    /** This provider's key: the key itself, or another provider's key read from its encoding. */
+    private static <K extends Key> K ours(Key key, Class<K> type) throws InvalidKeyException {
+        Objects.requireNonNull(key, "key");
+        if (type.isInstance(key)) {
+            return type.cast(key);
+        }
+        Key translated;
+        try {
+            translated = KeyFactory.getInstance(key.getAlgorithm(), PROVIDER).translateKey(key);
+        } catch (NoSuchAlgorithmException e) {
+            throw new InvalidKeyException("not an ML-DSA or Dilithium key: " + key.getAlgorithm(), e);
+        }
+        if (!type.isInstance(translated)) {
+            throw new InvalidKeyException("expected a " + type.getSimpleName() + ", got a " + key.getAlgorithm()
+                    + " " + (key instanceof PublicKey ? "public" : "private") + " key");
+        }
+        return type.cast(translated);
+    }
+
+    private static void wipe(byte[] a) {
+        if (a != null) {
+            Arrays.fill(a, (byte) 0);
+        }
+    }
+
+    private static void wipeAll(byte[][] arrays) {
+        for (byte[] a : arrays) {
+            wipe(a);
+        }
+    }
+}

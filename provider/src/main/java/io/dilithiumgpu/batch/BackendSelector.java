@@ -1,0 +1,63 @@
+package io.dilithiumgpu.batch;
+
+import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.cpu.CpuBackend;
+import io.dilithiumgpu.backend.cuda.CudaBackend;
+
+import java.util.function.Supplier;
+
+/**
+ * Applies the {@link BackendPolicy}: the one place that knows which backends exist and how to open
+ * them ({@link CudaBackend#open()}, {@link CpuBackend#CpuBackend()}).
+ *
+ * <ul>
+ *   <li>{@code cpu}: the CPU backend.</li>
+ *   <li>{@code auto}: the CUDA backend if it opens (driver, device and kernels present), else the
+ *       CPU backend; the reason CUDA was not taken is part of the selection's {@link
+ *       Selection#reason() reason}.</li>
+ *   <li>{@code cuda}: as {@code auto}, but a CPU selection is reported as a warning.</li>
+ * </ul>
+ * Whenever CUDA is selected, the CPU backend is also the fallback that reruns a batch the GPU
+ * failed (opened only when first needed).
+ */
+public final class BackendSelector {
+    private BackendSelector() {}
+
+    /**
+     * The outcome of a selection.
+     *
+     * @param primary  runs every batch
+     * @param fallback opens the backend that reruns a batch {@code primary} failed with a
+     *                 {@link BackendException}; null when {@code primary} is itself the CPU backend
+     * @param reason   one line for the log: the policy, the backend chosen and why
+     * @param degraded true when the policy asked for CUDA and did not get it
+     */
+    public record Selection(Backend primary, Supplier<Backend> fallback, String reason, boolean degraded) {}
+
+    /** Opens the backend {@code policy} asks for. The caller owns (and closes) what it returns. */
+    public static Selection select(BackendPolicy policy) {
+        String property = BatchConfig.BACKEND_PROPERTY + "=" + policy;
+        if (policy == BackendPolicy.CPU) {
+            return new Selection(openCpu(), null, property + ": cpu backend", false);
+        }
+        String unavailable;
+        try {
+            CudaBackend cuda = CudaBackend.open();
+            return new Selection(cuda, BackendSelector::openCpu,
+                    property + ": cuda backend on " + cuda.description(), false);
+        } catch (BackendException e) {
+            unavailable = e.getMessage();
+        } catch (LinkageError e) {
+            // JCuda's classes or natives missing from the class path.
+            unavailable = "JCuda cannot be loaded: " + e;
+        }
+        return new Selection(openCpu(), null, property + ": cpu backend, because CUDA is unavailable: "
+                + unavailable, policy == BackendPolicy.CUDA);
+    }
+
+    /** The multi-core pure-Java backend. */
+    public static Backend openCpu() {
+        return new CpuBackend();
+    }
+}

@@ -1,0 +1,113 @@
+package io.dilithiumgpu.batch;
+
+import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.core.ParameterSet;
+
+import java.security.ProviderException;
+import java.util.Arrays;
+
+/**
+ * The flat record arrays of one backend call (the layout of {@link Backend}), with the tasks
+ * loaded into them. Pooled by {@link BufferPool}: one object serves batch after batch of its lane,
+ * up to {@link #capacity} tasks each.
+ *
+ * <p>Ownership: only the batch thread that took a batch from the pool touches it until it gives
+ * it back. Arrays that held secrets are zeroed by {@link #clear()} before the batch goes back, so
+ * no secret outlives the batch that needed it.
+ */
+abstract class Batch {
+    /** Written into every status slot before a backend runs: a slot still holding it was skipped. */
+    static final byte UNWRITTEN = (byte) 0xFF;
+
+    final ParameterSet params;
+    final int capacity;
+    final byte[] status;
+    private final Task<?>[] tasks;
+    private int size;
+
+    Batch(ParameterSet params, int capacity) {
+        this.params = params;
+        this.capacity = capacity;
+        this.status = new byte[capacity];
+        this.tasks = new Task<?>[capacity];
+    }
+
+    abstract Operation operation();
+
+    /** Copies the task's inputs into record {@code slot}. */
+    abstract void load(int slot, Task<?> task);
+
+    /** Runs records {@code [0, n)} on the backend, which writes outputs and {@link #status}. */
+    abstract void run(Backend backend, int n);
+
+    /** Stages task {@code slot}'s outcome from its status and outputs. */
+    abstract void collect(int slot, Task<?> task);
+
+    /** Zeroes records {@code [0, n)} of every array that holds secrets. */
+    abstract void wipeSecrets(int n);
+
+    /**
+     * Adds a task: copies its inputs into the next record and wipes the task's own secret copies.
+     *
+     * @throws IllegalStateException when the batch is full
+     */
+    final void add(Task<?> task) {
+        if (size == capacity) {
+            throw new IllegalStateException("batch full: " + capacity);
+        }
+        load(size, task);
+        task.wipe();
+        tasks[size++] = task;
+    }
+
+    final int size() {
+        return size;
+    }
+
+    final Task<?> task(int slot) {
+        return tasks[slot];
+    }
+
+    /** Runs the loaded tasks, every status slot first marked {@link #UNWRITTEN}. */
+    final void runLoaded(Backend backend) {
+        Arrays.fill(status, 0, size, UNWRITTEN);
+        run(backend, size);
+    }
+
+    /** Stages every loaded task's outcome. */
+    final void collectAll() {
+        for (int i = 0; i < size; i++) {
+            collect(i, tasks[i]);
+        }
+    }
+
+    /** Wipes the secrets, forgets the tasks, and leaves the batch empty for reuse. */
+    final void clear() {
+        wipeSecrets(size);
+        Arrays.fill(tasks, 0, size, null);
+        size = 0;
+    }
+
+    /** Creates an empty batch for an operation. */
+    static Batch create(Operation op, ParameterSet params, int capacity) {
+        switch (op) {
+            case KEYGEN:
+                return new KeyGenBatch(params, capacity);
+            case SIGN:
+                return new SignBatch(params, capacity);
+            case VERIFY:
+                return new VerifyBatch(params, capacity);
+            default:
+                throw new AssertionError(op);
+        }
+    }
+
+    /** The failure a task gets for a status code its operation does not define. */
+    final ProviderException unexpectedStatus(int slot) {
+        byte code = status[slot];
+        return new ProviderException(code == UNWRITTEN
+                ? "backend wrote no status for " + operation() + " task " + slot + " of " + params
+                : "backend wrote unknown status " + code + " for " + operation() + " of " + params);
+    }
+}

@@ -1,0 +1,584 @@
+package io.dilithiumgpu.batch;
+
+import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.core.ParameterSet;
+
+import java.lang.management.ManagementFactory;
+import java.security.InvalidKeyException;
+import java.security.ProviderException;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import javax.management.JMException;
+import javax.management.ObjectName;
+
+/**
+ * The {@link Engine} that coalesces single operations into backend batches.
+ *
+ * <h2>Flow</h2>
+ * A call copies its arguments into a task and queues it in the {@link Lane} of its (operation,
+ * parameter set). One dispatcher thread turns queued tasks into batches by the rule of
+ * {@link DispatchPolicy} (full, due after {@code maxDelayMicros}, or at once when the lane is
+ * idle) and hands each batch to a batch thread, at most {@code maxInFlight} at a time; the next
+ * batches keep forming meanwhile, so a GPU backend can pipeline copies and kernels. The batch
+ * thread copies the tasks into pooled arrays, runs the backend, stages each task's outcome, gives
+ * the arrays back (secrets zeroed), frees its slot, and only then completes the futures.
+ *
+ * <h2>Backpressure</h2>
+ * At most {@code queueCapacity} tasks wait in the lanes (those in running batches are bounded by
+ * {@code maxInFlight × maxSize}). A caller that finds the queue full blocks in the call until
+ * there is room. The wait uses {@link ReentrantLock} conditions, never {@code synchronized}, so a
+ * virtual thread waiting here unmounts instead of pinning its carrier. If the caller is
+ * interrupted while it waits, nothing is queued: the returned future has failed with an
+ * {@link InterruptedException} and the thread's interrupt status is set again.
+ *
+ * <h2>Cancellation</h2>
+ * Cancelling a returned future (as {@link Engines#await} does when its caller is interrupted)
+ * withdraws the task: if its batch has not formed yet it is skipped, never run, and its secret
+ * inputs are wiped; if it is already running, its result is dropped (and wiped, for key pairs).
+ *
+ * <h2>Failures</h2>
+ * Every task gets its own status: one invalid key or bad signature fails alone. When the backend
+ * throws {@link BackendException} for a batch (the GPU failed), the whole batch reruns on the CPU
+ * backend; each distinct cause is logged once at WARNING and the rerun tasks are counted in
+ * {@link BatcherMXBean#getFallbackCount()}. When no backend can run a batch, its tasks fail with
+ * a {@link ProviderException} naming the cause.
+ *
+ * <h2>Threads and shutdown</h2>
+ * The dispatcher and batch threads are daemon threads; batch threads are started on demand and
+ * end after a minute idle. {@link #close()} refuses new calls, runs every queued task to
+ * completion, ends the threads, drops the pooled arrays, closes the backends and unregisters the
+ * MBean. Dependent stages attached to the futures without an executor run on batch threads: keep
+ * them short, or use the {@code *Async} variants.
+ *
+ * <p>The batcher owns the backends it is given and closes them.
+ */
+public final class Batcher implements Engine, AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Batcher.class.getName());
+    /** Distinct fallback causes remembered for log-once; beyond this, new causes are not logged. */
+    private static final int MAX_LOGGED_CAUSES = 64;
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    private final BatchConfig config;
+    private final Backend primary;
+    private final Supplier<Backend> fallbackFactory;
+    private final Lane[] lanes;
+    private final DispatchPolicy policy;
+    private final BatcherStats stats;
+    private final ThreadPoolExecutor workers;
+    private final Thread dispatcher;
+    private final ObjectName mbeanName;
+    private final Set<String> loggedCauses = ConcurrentHashMap.newKeySet();
+
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when the dispatcher may have something new to do. */
+    private final Condition work = lock.newCondition();
+    /** Signalled when tasks leave the queue. */
+    private final Condition notFull = lock.newCondition();
+    // Guarded by lock:
+    private int queued;
+    private int inFlight;
+    private boolean closed;
+    /** The CPU backend for reruns, opened on first need; guarded by lock. */
+    private Backend fallback;
+
+    /**
+     * Opens a batcher on the backend the configuration's policy selects, logging the choice and
+     * its reason once (WARNING when CUDA was asked for and not found, INFO otherwise).
+     */
+    public static Batcher open(BatchConfig config) {
+        BackendSelector.Selection s = BackendSelector.select(config.backend());
+        LOG.log(s.degraded() ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
+                "dilithium-gpu: {0} ({1})", s.reason(), config);
+        return new Batcher(config, s.primary(), s.fallback());
+    }
+
+    /**
+     * A batcher over given backends.
+     *
+     * @param primary         runs every batch
+     * @param fallbackFactory opens the backend that reruns a batch {@code primary} failed; null
+     *                        for none (then such a batch fails)
+     */
+    Batcher(BatchConfig config, Backend primary, Supplier<Backend> fallbackFactory) {
+        this.config = Objects.requireNonNull(config);
+        this.primary = Objects.requireNonNull(primary);
+        this.fallbackFactory = fallbackFactory;
+        int id = INSTANCES.incrementAndGet();
+        this.lanes = new Lane[Operation.values().length * ParameterSet.values().length];
+        for (Operation op : Operation.values()) {
+            for (ParameterSet p : ParameterSet.values()) {
+                int size = config.maxSize() > 0 ? config.maxSize() : primary.preferredBatchSize(p, op);
+                size = Math.max(1, Math.min(size, config.queueCapacity()));
+                lanes[laneIndex(op, p)] = new Lane(op, p, size, config.maxInFlight() + 1);
+            }
+        }
+        this.policy = new DispatchPolicy(TimeUnit.MICROSECONDS.toNanos(config.maxDelayMicros()),
+                config.maxInFlight(), config.queueCapacity());
+        this.stats = new BatcherStats(primary.name(), config, this::queueDepth, this::batchesInFlight);
+        this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), new OwnThreads("dilithiumgpu-batch-" + id + "-"));
+        this.dispatcher = new OwnThreads("dilithiumgpu-dispatch-" + id).newThread(this::dispatchLoop);
+        this.mbeanName = register(config.jmxName(), stats);
+        dispatcher.start();
+    }
+
+    /** The counters also published over JMX when the configuration names an MBean. */
+    public BatcherMXBean metrics() {
+        return stats;
+    }
+
+    /** The configuration this batcher runs with. */
+    public BatchConfig config() {
+        return config;
+    }
+
+    /** The largest batch of an operation on a set: maxSize or the backend's preferred size. */
+    public int maxBatchSize(ParameterSet params, Operation op) {
+        return lane(op, params).maxBatch;
+    }
+
+    @Override
+    public CompletableFuture<byte[][]> keyGen(ParameterSet params, byte[] seed) {
+        requireLength(seed, ParameterSet.SEED_BYTES, "seed");
+        return submit(lane(Operation.KEYGEN, params), new KeyGenBatch.Request(seed));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A private key of the wrong length fails the future with {@link InvalidKeyException}
+     * without queueing.
+     *
+     * @throws IllegalArgumentException when μ or rnd has the wrong length
+     */
+    @Override
+    public CompletableFuture<byte[]> sign(ParameterSet params, byte[] privateKey, byte[] mu, byte[] rnd) {
+        requireLength(mu, ParameterSet.MU_BYTES, "mu");
+        requireLength(rnd, params.rndBytes(), "rnd");
+        if (privateKey.length != params.privateKeyBytes()) {
+            return CompletableFuture.failedFuture(new InvalidKeyException(params + " private key must be "
+                    + params.privateKeyBytes() + " bytes, not " + privateKey.length));
+        }
+        return submit(lane(Operation.SIGN, params), new SignBatch.Request(privateKey, mu, rnd));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A public key of the wrong length fails the future with {@link InvalidKeyException}; a
+     * signature of the wrong length completes it with false; neither is queued.
+     *
+     * @throws IllegalArgumentException when μ has the wrong length
+     */
+    @Override
+    public CompletableFuture<Boolean> verify(ParameterSet params, byte[] publicKey, byte[] mu, byte[] signature) {
+        requireLength(mu, ParameterSet.MU_BYTES, "mu");
+        if (publicKey.length != params.publicKeyBytes()) {
+            return CompletableFuture.failedFuture(new InvalidKeyException(params + " public key must be "
+                    + params.publicKeyBytes() + " bytes, not " + publicKey.length));
+        }
+        if (signature.length != params.signatureBytes()) {
+            return CompletableFuture.completedFuture(Boolean.FALSE);
+        }
+        return submit(lane(Operation.VERIFY, params), new VerifyBatch.Request(publicKey, mu, signature));
+    }
+
+    /**
+     * Refuses new calls, completes every queued and running task, then ends the threads, drops
+     * the pooled arrays, closes the backends and unregisters the MBean. Blocks until all that is
+     * done, uninterruptibly (an interrupt is kept for the caller); idempotent. Called from a
+     * dependent stage running on a batch thread, it starts the shutdown and returns at once.
+     */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            closed = true;
+            work.signalAll();
+            notFull.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (Thread.currentThread() instanceof OwnThread
+                && ((OwnThread) Thread.currentThread()).owner == this) {
+            return;
+        }
+        boolean interrupted = false;
+        while (true) {
+            try {
+                dispatcher.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** For tests: whether any thread of this batcher is still alive. */
+    boolean threadsAlive() {
+        return dispatcher.isAlive() || workers.getPoolSize() > 0;
+    }
+
+    /** For tests: idle batches held by the pools of all lanes. */
+    int pooledBatches() {
+        int n = 0;
+        for (Lane lane : lanes) {
+            n += lane.pool.idleCount();
+        }
+        return n;
+    }
+
+    /** True once {@link #close()} has been called. */
+    public boolean isClosed() {
+        lock.lock();
+        try {
+            return closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- callers' side
+
+    private <T> CompletableFuture<T> submit(Lane lane, Task<T> task) {
+        lock.lock();
+        try {
+            while (queued >= config.queueCapacity() && !closed) {
+                try {
+                    notFull.await();
+                } catch (InterruptedException e) {
+                    task.wipe();
+                    task.future.completeExceptionally(
+                            new InterruptedException("interrupted while waiting for room in the batch queue"));
+                    Thread.currentThread().interrupt();
+                    return task.future;
+                }
+            }
+            if (closed) {
+                task.wipe();
+                task.future.completeExceptionally(new ProviderException("dilithium-gpu batcher is closed"));
+                return task.future;
+            }
+            task.enqueuedNanos = System.nanoTime();
+            lane.add(task);
+            queued++;
+            // Wake the dispatcher only when this arrival can change its decision.
+            if (lane.size() == 1 || lane.size() == lane.maxBatch || queued >= config.queueCapacity()) {
+                work.signal();
+            }
+            return task.future;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- dispatcher thread
+
+    private void dispatchLoop() {
+        try {
+            while (true) {
+                Lane lane;
+                Task<?>[] tasks;
+                lock.lock();
+                try {
+                    lane = awaitReadyLane();
+                    if (lane == null) {
+                        return;
+                    }
+                    tasks = lane.take();
+                    queued -= tasks.length;
+                    for (int i = 0; i < tasks.length; i++) {
+                        notFull.signal();
+                    }
+                    inFlight++;
+                    lane.inFlight++;
+                } finally {
+                    lock.unlock();
+                }
+                handOff(lane, tasks);
+            }
+        } finally {
+            shutDown();
+        }
+    }
+
+    /** Waits (lock held) until a lane is ready; null once closed with nothing left to run. */
+    private Lane awaitReadyLane() {
+        while (true) {
+            long now = System.nanoTime();
+            Lane lane = policy.next(lanes, now, inFlight, queued, closed);
+            if (lane != null) {
+                return lane;
+            }
+            if (closed && queued == 0 && inFlight == 0) {
+                return null;
+            }
+            long wait = inFlight < policy.maxInFlight() ? policy.nanosUntilDue(lanes, now) : Long.MAX_VALUE;
+            try {
+                if (wait == Long.MAX_VALUE) {
+                    work.await();
+                } else {
+                    work.awaitNanos(wait);
+                }
+            } catch (InterruptedException e) {
+                // Nobody interrupts the dispatcher on purpose; it stops only when closed and drained.
+            }
+        }
+    }
+
+    private void handOff(Lane lane, Task<?>[] tasks) {
+        try {
+            workers.execute(() -> runBatch(lane, tasks));
+        } catch (RejectedExecutionException | OutOfMemoryError e) {
+            // No thread to run it: fail the batch rather than lose it.
+            ProviderException failure = new ProviderException("cannot start a batch thread", e);
+            for (Task<?> t : tasks) {
+                t.wipe();
+                t.fail(failure);
+            }
+            finishBatch(lane, tasks);
+        }
+    }
+
+    /** After the drain: ends the batch threads and releases pools, backends and the MBean. */
+    private void shutDown() {
+        workers.shutdown();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (workers.awaitTermination(1, TimeUnit.DAYS)) {
+                    break;
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        for (Lane lane : lanes) {
+            lane.pool.clear();
+        }
+        closeQuietly(primary);
+        Backend fb;
+        lock.lock();
+        try {
+            fb = fallback;
+            fallback = null;
+        } finally {
+            lock.unlock();
+        }
+        if (fb != null) {
+            closeQuietly(fb);
+        }
+        unregister(mbeanName);
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ---- batch threads
+
+    private void runBatch(Lane lane, Task<?>[] tasks) {
+        Batch batch = null;
+        try {
+            batch = lane.pool.take(tasks.length);
+            for (Task<?> t : tasks) {
+                if (t.future.isDone()) {
+                    t.wipe();
+                } else {
+                    batch.add(t);
+                }
+            }
+            if (batch.size() > 0) {
+                runOnBackends(lane, batch);
+                batch.collectAll();
+            }
+        } catch (RuntimeException | Error e) {
+            String what = lane + " batch of " + tasks.length + " failed on every backend: " + e;
+            logOnce(e, what);
+            ProviderException failure = new ProviderException(what, e);
+            for (Task<?> t : tasks) {
+                t.wipe();
+                t.fail(failure);
+            }
+        } finally {
+            if (batch != null) {
+                batch.clear();
+                lane.pool.give(batch);
+            }
+            finishBatch(lane, tasks);
+        }
+    }
+
+    /** Runs a loaded batch on the primary backend, or on the CPU when the primary fails. */
+    private void runOnBackends(Lane lane, Batch batch) {
+        int n = batch.size();
+        try {
+            batch.runLoaded(primary);
+        } catch (BackendException e) {
+            Backend cpu = fallback();
+            if (cpu == null) {
+                throw e;
+            }
+            logOnce(e, primary.name() + " backend failed a " + lane + " batch; rerunning such batches on "
+                    + cpu.name() + ": " + e.getMessage());
+            stats.fellBack(n);
+            batch.runLoaded(cpu);
+        }
+        stats.batchRan(n);
+    }
+
+    /** Frees the batch's slot, counts the failures, then completes the futures. */
+    private void finishBatch(Lane lane, Task<?>[] tasks) {
+        lock.lock();
+        try {
+            inFlight--;
+            lane.inFlight--;
+            work.signal();
+        } finally {
+            lock.unlock();
+        }
+        int failures = 0;
+        for (Task<?> t : tasks) {
+            if (t.failurePending()) {
+                failures++;
+            }
+        }
+        if (failures > 0) {
+            stats.failed(failures);
+        }
+        for (Task<?> t : tasks) {
+            t.deliver();
+        }
+    }
+
+    private Backend fallback() {
+        if (fallbackFactory == null) {
+            return null;
+        }
+        lock.lock();
+        try {
+            if (fallback == null) {
+                fallback = fallbackFactory.get();
+            }
+            return fallback;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void logOnce(Throwable cause, String message) {
+        String key = cause.getClass().getName() + ": " + cause.getMessage();
+        if (loggedCauses.size() < MAX_LOGGED_CAUSES && loggedCauses.add(key)) {
+            LOG.log(System.Logger.Level.WARNING, message, cause);
+        }
+    }
+
+    // ---- helpers
+
+    private Lane lane(Operation op, ParameterSet params) {
+        return lanes[laneIndex(op, Objects.requireNonNull(params, "params"))];
+    }
+
+    private static int laneIndex(Operation op, ParameterSet params) {
+        return op.ordinal() * ParameterSet.values().length + params.ordinal();
+    }
+
+    private int queueDepth() {
+        lock.lock();
+        try {
+            return queued;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int batchesInFlight() {
+        lock.lock();
+        try {
+            return inFlight;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static void requireLength(byte[] a, int length, String what) {
+        if (a.length != length) {
+            throw new IllegalArgumentException(what + " must be " + length + " bytes, not " + a.length);
+        }
+    }
+
+    private static void closeQuietly(Backend b) {
+        try {
+            b.close();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "closing the " + b.name() + " backend failed", e);
+        }
+    }
+
+    private static ObjectName register(String name, BatcherMXBean bean) {
+        if (name == null) {
+            return null;
+        }
+        try {
+            ObjectName on = new ObjectName(name);
+            ManagementFactory.getPlatformMBeanServer().registerMBean(bean, on);
+            return on;
+        } catch (JMException e) {
+            LOG.log(System.Logger.Level.WARNING, "batcher MBean not registered as " + name + ": " + e);
+            return null;
+        }
+    }
+
+    private static void unregister(ObjectName name) {
+        if (name == null) {
+            return;
+        }
+        try {
+            ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+        } catch (JMException e) {
+            LOG.log(System.Logger.Level.DEBUG, "batcher MBean " + name + " already gone: " + e);
+        }
+    }
+
+    /** A thread of this batcher: close() called on one must not wait for itself. */
+    private final class OwnThread extends Thread {
+        final Batcher owner = Batcher.this;
+
+        OwnThread(Runnable r, String name) {
+            super(r, name);
+            setDaemon(true);
+        }
+    }
+
+    private final class OwnThreads implements ThreadFactory {
+        private final String prefix;
+        private final AtomicInteger count = new AtomicInteger();
+        private final boolean numbered;
+
+        /** Threads named {@code prefix} + 1, 2, ... when prefix ends in '-', else {@code prefix}. */
+        OwnThreads(String prefix) {
+            this.prefix = prefix;
+            this.numbered = prefix.endsWith("-");
+        }
+
+        @Override
+        public Thread newThread(Runnable r) {
+            return new OwnThread(r, numbered ? prefix + count.incrementAndGet() : prefix);
+        }
+    }
+}

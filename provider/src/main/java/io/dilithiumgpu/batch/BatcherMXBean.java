@@ -1,0 +1,48 @@
+package io.dilithiumgpu.batch;
+
+/**
+ * The batcher's counters, registered by {@link Engines#shared()} as
+ * {@code io.dilithiumgpu:type=Batcher}. Counters start at zero when the batcher opens and only
+ * grow.
+ */
+public interface BatcherMXBean {
+
+    /** The backend that runs batches: {@code cuda} or {@code cpu}. */
+    String getBackend();
+
+    /** Tasks run in batches (a task rerun on the CPU after a GPU failure counts once). */
+    long getOperationCount();
+
+    /** Batches run. */
+    long getBatchCount();
+
+    /** {@link #getOperationCount()} / {@link #getBatchCount()}; 0 before the first batch. */
+    double getMeanBatchSize();
+
+    /** The largest batch run so far. */
+    int getMaxObservedBatchSize();
+
+    /** Requests queued now, not yet in a batch. */
+    int getQueueDepth();
+
+    /** Batches running now. */
+    int getBatchesInFlight();
+
+    /** Tasks rerun on the CPU backend because the GPU backend failed their batch. */
+    long getFallbackCount();
+
+    /**
+     * Requests that completed exceptionally: invalid private keys, and tasks no backend could
+     * run. Rejected signatures are not failures; cancelled requests are not counted.
+     */
+    long getFailedOperations();
+
+    /** The configured {@code dilithiumgpu.batch.maxDelayMicros}. */
+    long getMaxDelayMicros();
+
+    /** The configured {@code dilithiumgpu.batch.queueCapacity}. */
+    int getQueueCapacity();
+
+    /** The configured {@code dilithiumgpu.batch.maxInFlight}. */
+    int getMaxInFlight();
+}

@@ -1,0 +1,100 @@
+package io.dilithiumgpu.batch;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
+
+/** The counters behind {@link BatcherMXBean}; updated once per batch, never per operation. */
+final class BatcherStats implements BatcherMXBean {
+    private final String backend;
+    private final BatchConfig config;
+    private final IntSupplier queueDepth;
+    private final IntSupplier inFlight;
+    private final LongAdder operations = new LongAdder();
+    private final LongAdder batches = new LongAdder();
+    private final AtomicInteger maxBatch = new AtomicInteger();
+    private final LongAdder fallbacks = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+
+    BatcherStats(String backend, BatchConfig config, IntSupplier queueDepth, IntSupplier inFlight) {
+        this.backend = backend;
+        this.config = config;
+        this.queueDepth = queueDepth;
+        this.inFlight = inFlight;
+    }
+
+    void batchRan(int size) {
+        operations.add(size);
+        batches.increment();
+        maxBatch.accumulateAndGet(size, Math::max);
+    }
+
+    void fellBack(int size) {
+        fallbacks.add(size);
+    }
+
+    void failed(int count) {
+        failures.add(count);
+    }
+
+    @Override
+    public String getBackend() {
+        return backend;
+    }
+
+    @Override
+    public long getOperationCount() {
+        return operations.sum();
+    }
+
+    @Override
+    public long getBatchCount() {
+        return batches.sum();
+    }
+
+    @Override
+    public double getMeanBatchSize() {
+        long b = batches.sum();
+        return b == 0 ? 0 : (double) operations.sum() / b;
+    }
+
+    @Override
+    public int getMaxObservedBatchSize() {
+        return maxBatch.get();
+    }
+
+    @Override
+    public int getQueueDepth() {
+        return queueDepth.getAsInt();
+    }
+
+    @Override
+    public int getBatchesInFlight() {
+        return inFlight.getAsInt();
+    }
+
+    @Override
+    public long getFallbackCount() {
+        return fallbacks.sum();
+    }
+
+    @Override
+    public long getFailedOperations() {
+        return failures.sum();
+    }
+
+    @Override
+    public long getMaxDelayMicros() {
+        return config.maxDelayMicros();
+    }
+
+    @Override
+    public int getQueueCapacity() {
+        return config.queueCapacity();
+    }
+
+    @Override
+    public int getMaxInFlight() {
+        return config.maxInFlight();
+    }
+}

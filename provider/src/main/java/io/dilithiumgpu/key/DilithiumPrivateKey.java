@@ -1,0 +1,207 @@
+package io.dilithiumgpu.key;
+
+import io.dilithiumgpu.core.ParameterSet;
+
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.ObjectStreamException;
+import java.security.KeyRep;
+import java.security.MessageDigest;
+import java.security.PrivateKey;
+import java.security.spec.AlgorithmParameterSpec;
+import java.security.spec.NamedParameterSpec;
+import java.util.Arrays;
+
+/**
+ * A private key of one of the six sets: the expanded key sk = ρ ‖ K ‖ tr ‖ s1 ‖ s2 ‖ t0 (FIPS 204
+ * Algorithm 24, skEncode; round 3.1 {@code pack_sk}), and the 32-byte key-generation seed (ξ or ζ)
+ * when it is known.
+ *
+ * <p>Ownership: the key holds the only long-lived copies of its seed and expanded key; every
+ * accessor returns a fresh copy that the caller owns and should wipe. {@link #destroy()} zeroes both;
+ * afterwards every accessor of private material throws {@link IllegalStateException}. The key is
+ * otherwise immutable and thread-safe: reads and {@code destroy} exclude each other through a short
+ * lock that is never held while waiting on anything.
+ *
+ * <p>Serializes as a {@link KeyRep} of its PKCS#8 encoding.
+ */
+public final class DilithiumPrivateKey implements PrivateKey {
+    private static final long serialVersionUID = 1L;
+
+    private final ParameterSet params;
+    private final byte[] seed;
+    private final byte[] expanded;
+    private final byte[] tr;
+    private final PrivateKeyForm decodedForm;
+    private final transient Object lock = new Object();
+    private boolean destroyed;
+
+    private DilithiumPrivateKey(ParameterSet params, byte[] seed, byte[] expanded, PrivateKeyForm decodedForm) {
+        this.params = params;
+        this.seed = seed;
+        this.expanded = expanded;
+        int trOffset = 2 * ParameterSet.SEED_BYTES;
+        this.tr = Arrays.copyOfRange(expanded, trOffset, trOffset + params.trBytes());
+        this.decodedForm = decodedForm;
+    }
+
+    /**
+     * A key from its expanded bytes and, if known, the seed that generated them; both copied. The
+     * caller vouches that the seed regenerates the expanded key.
+     *
+     * @param seed        ξ (FIPS 204) or ζ (round 3.1), or {@code null}
+     * @param decodedForm the PKCS#8 form the key was read from, which {@link #getEncoded()} keeps
+     *                    (see {@link PrivateKeyForm}); {@code null} for a key not read from PKCS#8
+     * @throws IllegalArgumentException when a length is wrong
+     */
+    public static DilithiumPrivateKey of(ParameterSet params, byte[] seed, byte[] expanded,
+                                         PrivateKeyForm decodedForm) {
+        if (expanded.length != params.privateKeyBytes()) {
+            throw new IllegalArgumentException(params + " private key must be " + params.privateKeyBytes()
+                    + " bytes, not " + expanded.length);
+        }
+        if (seed != null && seed.length != ParameterSet.SEED_BYTES) {
+            throw new IllegalArgumentException("seed must be " + ParameterSet.SEED_BYTES + " bytes, not "
+                    + seed.length);
+        }
+        return new DilithiumPrivateKey(params, seed == null ? null : seed.clone(), expanded.clone(), decodedForm);
+    }
+
+    public ParameterSet parameterSet() { return params; }
+
+    /** The parameter-set name: {@code ML-DSA-44}, ..., {@code Dilithium5}. */
+    @Override
+    public String getAlgorithm() { return params.algorithmName(); }
+
+    @Override
+    public String getFormat() { return "PKCS#8"; }
+
+    /**
+     * The DER PKCS#8 encoding ({@link Pkcs8}), in the form {@link PrivateKeyForm} describes; a fresh
+     * array the caller owns.
+     *
+     * @throws IllegalStateException when the key is destroyed
+     */
+    @Override
+    public byte[] getEncoded() {
+        PrivateKeyForm form = PrivateKeyForm.configured();
+        if (form == null) {
+            form = decodedForm != null ? decodedForm : PrivateKeyForm.SEED;
+        }
+        synchronized (lock) {
+            requireLive();
+            if (seed == null) {
+                form = PrivateKeyForm.EXPANDED;
+            }
+            return Pkcs8.encode(params, form, seed, expanded);
+        }
+    }
+
+    /** The parameter set as a {@link NamedParameterSpec} (overrides {@code AsymmetricKey.getParams()}). */
+    public AlgorithmParameterSpec getParams() {
+        return new NamedParameterSpec(params.algorithmName());
+    }
+
+    /** Whether the key-generation seed is known. */
+    public boolean hasSeed() { return seed != null; }
+
+    /**
+     * The key-generation seed; a fresh copy the caller should wipe.
+     *
+     * @return the seed, or {@code null} when it is not known
+     * @throws IllegalStateException when the key is destroyed
+     */
+    public byte[] getSeed() {
+        synchronized (lock) {
+            requireLive();
+            return seed == null ? null : seed.clone();
+        }
+    }
+
+    /**
+     * The expanded private key; a fresh copy the caller should wipe.
+     *
+     * @throws IllegalStateException when the key is destroyed
+     */
+    public byte[] getExpandedKey() {
+        synchronized (lock) {
+            requireLive();
+            return expanded.clone();
+        }
+    }
+
+    /** tr = H(pk), the public hash inside the expanded key; a fresh copy. Available after destroy. */
+    public byte[] getTr() { return tr.clone(); }
+
+    /** Zeroes the seed and the expanded key. Idempotent. */
+    @Override
+    public void destroy() {
+        synchronized (lock) {
+            destroyed = true;
+            Pkcs8.wipe(seed);
+            Pkcs8.wipe(expanded);
+        }
+    }
+
+    @Override
+    public boolean isDestroyed() {
+        synchronized (lock) {
+            return destroyed;
+        }
+    }
+
+    private void requireLive() {
+        if (destroyed) {
+            throw new IllegalStateException(params + " private key is destroyed");
+        }
+    }
+
+    /**
+     * Same set and same expanded key, compared in constant time; whether the seed is known does not
+     * matter. A destroyed key equals only itself.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof DilithiumPrivateKey)) {
+            return false;
+        }
+        DilithiumPrivateKey other = (DilithiumPrivateKey) o;
+        if (params != other.params) {
+            return false;
+        }
+        byte[] mine = null;
+        byte[] theirs = null;
+        try {
+            mine = getExpandedKey();
+            theirs = other.getExpandedKey();
+            return MessageDigest.isEqual(mine, theirs);
+        } catch (IllegalStateException destroyedKey) {
+            return false;
+        } finally {
+            Pkcs8.wipe(mine);
+            Pkcs8.wipe(theirs);
+        }
+    }
+
+    /** A hash of the set and tr, which is public; stable across {@link #destroy()}. */
+    @Override
+    public int hashCode() {
+        return 31 * params.algorithmName().hashCode() + Arrays.hashCode(tr);
+    }
+
+    @Override
+    public String toString() {
+        return params + " private key (" + (isDestroyed() ? "destroyed" : seed != null ? "seed known" : "expanded only") + ")";
+    }
+
+    private Object writeReplace() throws ObjectStreamException {
+        return new KeyRep(KeyRep.Type.PRIVATE, getAlgorithm(), getFormat(), getEncoded());
+    }
+
+    private void readObject(ObjectInputStream in) throws InvalidObjectException {
+        throw new InvalidObjectException("DilithiumPrivateKey is serialized as a KeyRep");
+    }
+}

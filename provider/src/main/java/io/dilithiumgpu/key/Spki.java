@@ -1,0 +1,88 @@
+package io.dilithiumgpu.key;
+
+import io.dilithiumgpu.core.ParameterSet;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
+
+import java.security.spec.InvalidKeySpecException;
+
+/**
+ * X.509 SubjectPublicKeyInfo of all six sets (RFC 5280 §4.1.2.7):
+ * <pre>
+ * SEQUENCE { SEQUENCE { OBJECT IDENTIFIER (see {@link Oids}) }, BIT STRING (raw public key) }
+ * </pre>
+ * The AlgorithmIdentifier parameters are absent (RFC 9881 §4 for ML-DSA; the same for round 3.1).
+ * The BIT STRING holds pk = ρ ‖ t1 exactly as FIPS 204 Algorithm 22 (pkEncode) or the round 3.1
+ * reference's {@code pack_pk} writes it.
+ */
+public final class Spki {
+    private Spki() {}
+
+    /** A decoded public key: the set and the raw pk bytes. */
+    public static final class Decoded {
+        private final ParameterSet params;
+        private final byte[] publicKey;
+
+        Decoded(ParameterSet params, byte[] publicKey) {
+            this.params = params;
+            this.publicKey = publicKey;
+        }
+
+        public ParameterSet params() { return params; }
+
+        /** The raw pk; the array is the caller's. */
+        public byte[] publicKey() { return publicKey; }
+    }
+
+    /** The DER SubjectPublicKeyInfo of a raw public key of {@link ParameterSet#publicKeyBytes()} bytes. */
+    public static byte[] encode(ParameterSet p, byte[] publicKey) {
+        if (publicKey.length != p.publicKeyBytes()) {
+            throw new IllegalArgumentException(p + " public key must be " + p.publicKeyBytes()
+                    + " bytes, not " + publicKey.length);
+        }
+        AlgorithmIdentifier algorithm = new AlgorithmIdentifier(new ASN1ObjectIdentifier(Oids.keyOid(p)));
+        return Der.encode(new SubjectPublicKeyInfo(algorithm, publicKey));
+    }
+
+    /**
+     * Decodes a DER SubjectPublicKeyInfo.
+     *
+     * @throws InvalidKeySpecException when the input is not DER, the OID is none of {@link Oids},
+     *                                  parameters are present, or the key has the wrong length
+     */
+    public static Decoded decode(byte[] der) throws InvalidKeySpecException {
+        SubjectPublicKeyInfo info;
+        try {
+            info = SubjectPublicKeyInfo.getInstance(Der.parse(der, "SubjectPublicKeyInfo"));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidKeySpecException("not a SubjectPublicKeyInfo: " + e.getMessage());
+        }
+        ParameterSet p = algorithmOf(info.getAlgorithm(), "SubjectPublicKeyInfo");
+        if (info.getPublicKeyData().getPadBits() != 0) {
+            throw new InvalidKeySpecException(p + " public key BIT STRING has unused bits");
+        }
+        byte[] pk = info.getPublicKeyData().getOctets();
+        if (pk.length != p.publicKeyBytes()) {
+            throw new InvalidKeySpecException(p + " public key must be " + p.publicKeyBytes()
+                    + " bytes, not " + pk.length);
+        }
+        return new Decoded(p, pk.clone());
+    }
+
+    /** The set an AlgorithmIdentifier names; its parameters must be absent. */
+    static ParameterSet algorithmOf(AlgorithmIdentifier algorithm, String where)
+            throws InvalidKeySpecException {
+        String oid = algorithm.getAlgorithm().getId();
+        ParameterSet p = Oids.forKeyOid(oid);
+        if (p == null) {
+            throw new InvalidKeySpecException(where + " algorithm " + oid
+                    + " is not ML-DSA or CRYSTALS-Dilithium round 3.1");
+        }
+        if (algorithm.getParameters() != null) {
+            throw new InvalidKeySpecException(where + " algorithm " + p
+                    + " must have absent parameters");
+        }
+        return p;
+    }
+}

@@ -1,0 +1,180 @@
+package io.dilithiumgpu.batch;
+
+import io.dilithiumgpu.DilithiumGpuProvider;
+import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.key.DilithiumPrivateKey;
+import io.dilithiumgpu.key.DilithiumPublicKey;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordingStream;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+import java.security.GeneralSecurityException;
+import java.security.Provider;
+import java.security.Signature;
+import java.util.EnumMap;
+import java.util.Map;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+import static io.dilithiumgpu.batch.Fixtures.keys;
+import static io.dilithiumgpu.batch.Fixtures.message;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Thread storms: many callers, each signing and verifying one message with plain JCA calls on the
+ * {@code DilithiumGPU} provider (so through the shared batcher); every signature is checked by an
+ * independent verifier, and the shared batcher's MBean must show real batching over the storm.
+ */
+class BatcherStormTest {
+    private static final Duration GENEROUS = Duration.ofMinutes(5);
+    private static final MBeanServer JMX = ManagementFactory.getPlatformMBeanServer();
+
+    private static final Provider PROVIDER = new DilithiumGpuProvider();
+
+    /** What each caller does: sign message i with set p, verify it, and keep the signature. */
+    private static final class Storm {
+        final ParameterSet[] sets;
+        final byte[][] signatures;
+        final AtomicInteger verified = new AtomicInteger();
+        final Map<ParameterSet, DilithiumPrivateKey> privateKeys = new EnumMap<>(ParameterSet.class);
+        final Map<ParameterSet, DilithiumPublicKey> publicKeys = new EnumMap<>(ParameterSet.class);
+
+        Storm(int callers, ParameterSet... sets) {
+            this.sets = sets;
+            this.signatures = new byte[callers][];
+            for (ParameterSet p : sets) {
+                privateKeys.put(p, DilithiumPrivateKey.of(p, null, keys(p).sk, null));
+                publicKeys.put(p, DilithiumPublicKey.of(p, keys(p).pk));
+            }
+        }
+
+        ParameterSet set(int i) {
+            return sets[i % sets.length];
+        }
+
+        void call(int i) {
+            ParameterSet p = set(i);
+            try {
+                Signature signer = Signature.getInstance(p.algorithmName(), PROVIDER);
+                signer.initSign(privateKeys.get(p));
+                signer.update(message(i));
+                byte[] sig = signer.sign();
+                signatures[i] = sig;
+                Signature verifier = Signature.getInstance(p.algorithmName(), PROVIDER);
+                verifier.initVerify(publicKeys.get(p));
+                verifier.update(message(i));
+                if (verifier.verify(sig)) {
+                    verified.incrementAndGet();
+                }
+            } catch (GeneralSecurityException e) {
+                throw new AssertionError("caller " + i, e);
+            }
+        }
+
+        void check() {
+            assertEquals(signatures.length, verified.get(), "every signature verified in the provider");
+            for (int i = 0; i < signatures.length; i++) {
+                ParameterSet p = set(i);
+                assertNotNull(signatures[i], "caller " + i);
+                assertTrue(Fixtures.referenceVerifies(p, keys(p).pk, message(i), signatures[i]),
+                        "caller " + i + " " + p);
+            }
+        }
+    }
+
+    /** Operations and batches of the shared batcher, read over JMX. */
+    private static long[] sharedCounters() throws Exception {
+        Engines.shared();
+        ObjectName name = new ObjectName(Engines.MBEAN_NAME);
+        return new long[] {(Long) JMX.getAttribute(name, "OperationCount"), (Long) JMX.getAttribute(name, "BatchCount")};
+    }
+
+    /** The mean batch size of the shared batcher since {@code before}. */
+    private static double meanBatchSizeSince(long[] before) throws Exception {
+        long[] after = sharedCounters();
+        return (double) (after[0] - before[0]) / (after[1] - before[1]);
+    }
+
+    @Test
+    void thousandPlatformThreadsOverEverySet() throws Exception {
+        Storm storm = new Storm(1000, ParameterSet.values());
+        long[] before = sharedCounters();
+        assertTimeoutPreemptively(GENEROUS, () -> {
+            CountDownLatch start = new CountDownLatch(1);
+            Thread[] threads = new Thread[storm.signatures.length];
+            for (int i = 0; i < threads.length; i++) {
+                int caller = i;
+                threads[i] = new Thread(() -> {
+                    try {
+                        start.await();
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                    storm.call(caller);
+                });
+                threads[i].start();
+            }
+            start.countDown();
+            for (Thread t : threads) {
+                t.join();
+            }
+        });
+        double mean = meanBatchSizeSince(before);
+        storm.check();
+        assertTrue(mean > 4, "mean batch size " + mean);
+    }
+
+    @Test
+    void tenThousandVirtualThreadsDoNotPinTheirCarriers() throws Exception {
+        int feature = Runtime.version().feature();
+        assumeTrue(feature >= 21, "virtual threads need JDK 21 or later; this is JDK " + feature);
+        Storm storm = new Storm(10_000, ParameterSet.ML_DSA_44, ParameterSet.DILITHIUM2);
+        long[] before = sharedCounters();
+        AtomicInteger pinnedInProvider = new AtomicInteger();
+        CountDownLatch flushedAfterStorm = new CountDownLatch(1);
+        AtomicInteger stormDone = new AtomicInteger();
+        try (RecordingStream jfr = new RecordingStream()) {
+            jfr.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
+            jfr.onEvent("jdk.VirtualThreadPinned", e -> {
+                List<RecordedFrame> frames = e.getStackTrace() == null ? List.of() : e.getStackTrace().getFrames();
+                if (frames.stream().anyMatch(f -> f.getMethod().getType().getName().startsWith("io.dilithiumgpu."))) {
+                    pinnedInProvider.incrementAndGet();
+                }
+            });
+            jfr.onFlush(() -> {
+                if (stormDone.get() == 1) {
+                    flushedAfterStorm.countDown();
+                }
+            });
+            jfr.startAsync();
+            assertTimeoutPreemptively(GENEROUS, () -> {
+                ExecutorService virtualThreads =
+                        (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+                for (int i = 0; i < storm.signatures.length; i++) {
+                    int caller = i;
+                    virtualThreads.execute(() -> storm.call(caller));
+                }
+                virtualThreads.shutdown();
+                assertTrue(virtualThreads.awaitTermination(GENEROUS.toSeconds(), TimeUnit.SECONDS));
+                stormDone.set(1);
+                assertTrue(flushedAfterStorm.await(60, TimeUnit.SECONDS), "JFR flushed");
+            });
+        }
+        double mean = meanBatchSizeSince(before);
+        storm.check();
+        assertEquals(0, pinnedInProvider.get(), "virtual threads pinned inside the provider");
+        assertTrue(mean > 4, "mean batch size " + mean);
+    }
+}

@@ -1,0 +1,242 @@
+package io.dilithiumgpu.batch;
+
+import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.cpu.CpuBackend;
+import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.Scheme;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.security.InvalidKeyException;
+import java.security.ProviderException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import static io.dilithiumgpu.batch.Fixtures.keys;
+import static io.dilithiumgpu.batch.Fixtures.message;
+import static io.dilithiumgpu.batch.Fixtures.mu;
+import static io.dilithiumgpu.batch.Fixtures.rnd;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Results, per-task failures, secret wiping and the CPU fallback of {@link Batcher}. */
+class BatcherTest {
+    private static final Duration GENEROUS = Duration.ofMinutes(2);
+
+    private final List<Batcher> opened = new ArrayList<>();
+    private final List<LogRecord> warnings = new CopyOnWriteArrayList<>();
+    private final Logger julLogger = Logger.getLogger(Batcher.class.getName());
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord r) {
+            if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
+                warnings.add(r);
+            }
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+    };
+
+    @BeforeEach
+    void captureLog() {
+        julLogger.addHandler(capture);
+    }
+
+    @AfterEach
+    void closeAll() {
+        julLogger.removeHandler(capture);
+        opened.forEach(Batcher::close);
+    }
+
+    private Batcher open(BatchConfig config, Backend primary, Supplier<Backend> fallback) {
+        Batcher b = new Batcher(config, primary, fallback);
+        opened.add(b);
+        return b;
+    }
+
+    @ParameterizedTest
+    @EnumSource(ParameterSet.class)
+    void keyGenSignVerifyMatchTheReference(ParameterSet p) {
+        Batcher b = open(BatchConfig.builder().build(), new CpuBackend(), null);
+        byte[] seed = new byte[ParameterSet.SEED_BYTES];
+        seed[0] = 42;
+        byte[][] pair = b.keyGen(p, seed).join();
+        byte[] pk = new byte[p.publicKeyBytes()];
+        byte[] sk = new byte[p.privateKeyBytes()];
+        Scheme.keyGen(p, seed, 0, pk, 0, sk, 0);
+        assertArrayEquals(pk, pair[0]);
+        assertArrayEquals(sk, pair[1]);
+
+        byte[] msg = message(1);
+        byte[] mu = mu(p, Scheme.tr(p, pk, 0), msg);
+        byte[] sig = b.sign(p, sk, mu, rnd(p, 1)).join();
+        assertTrue(Fixtures.referenceVerifies(p, pk, msg, sig));
+        assertTrue(b.verify(p, pk, mu, sig).join());
+        sig[sig.length / 2] ^= 1;
+        assertFalse(b.verify(p, pk, mu, sig).join());
+    }
+
+    @Test
+    void badRequestsInsideABusyBatchFailAlone() throws Exception {
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        SpyBackend spy = new SpyBackend(new CpuBackend(), "cpu", 64);
+        Batcher b = open(BatchConfig.builder().maxInFlight(1).build(), spy, null);
+        Fixtures.KeyPair kp = keys(p);
+        assertTimeoutPreemptively(GENEROUS, () -> {
+            spy.hold();
+            CompletableFuture<byte[]> first = b.sign(p, kp.sk, mu(p, kp.tr, message(0)), rnd(p, 0));
+            assertTrue(spy.awaitEntered(1));
+
+            int n = 24;
+            int badKey = 7;
+            List<CompletableFuture<byte[]>> signs = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                byte[] sk = i == badKey ? Fixtures.malformedPrivateKey(p) : kp.sk;
+                signs.add(b.sign(p, sk, mu(p, kp.tr, message(i)), rnd(p, i)));
+            }
+            spy.release();
+            first.join();
+            for (int i = 0; i < n; i++) {
+                if (i == badKey) {
+                    CompletionException e = assertThrows(CompletionException.class, signs.get(i)::join);
+                    assertInstanceOf(InvalidKeyException.class, e.getCause());
+                } else {
+                    assertTrue(Fixtures.referenceVerifies(p, kp.pk, message(i), signs.get(i).join()));
+                }
+            }
+            assertTrue(spy.batchSizes.contains(n), "the bad key ran inside one batch: " + spy.batchSizes);
+
+            spy.hold();
+            first = b.sign(p, kp.sk, mu(p, kp.tr, message(0)), rnd(p, 0));
+            assertTrue(spy.awaitEntered(1));
+            int corrupted = 11;
+            List<CompletableFuture<Boolean>> verifies = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                byte[] sig = signs.get(i == badKey ? 0 : i).join().clone();
+                int signed = i == badKey ? 0 : i;
+                if (i == corrupted) {
+                    sig[3] ^= 0x40;
+                }
+                verifies.add(b.verify(p, kp.pk, mu(p, kp.tr, message(signed)), sig));
+            }
+            spy.release();
+            first.join();
+            for (int i = 0; i < n; i++) {
+                assertEquals(i != corrupted, verifies.get(i).join(), "verification " + i);
+            }
+            assertEquals(1, b.metrics().getFailedOperations());
+        });
+    }
+
+    @Test
+    void wrongLengthsAreRefusedWithoutQueueing() {
+        ParameterSet p = ParameterSet.ML_DSA_65;
+        SpyBackend spy = new SpyBackend(new CpuBackend(), "cpu", 8);
+        Batcher b = open(BatchConfig.builder().build(), spy, null);
+        Fixtures.KeyPair kp = keys(p);
+        byte[] mu = mu(p, kp.tr, message(0));
+        CompletionException e = assertThrows(CompletionException.class,
+                () -> b.sign(p, new byte[p.privateKeyBytes() - 1], mu, rnd(p, 0)).join());
+        assertInstanceOf(InvalidKeyException.class, e.getCause());
+        e = assertThrows(CompletionException.class,
+                () -> b.verify(p, new byte[10], mu, new byte[p.signatureBytes()]).join());
+        assertInstanceOf(InvalidKeyException.class, e.getCause());
+        assertFalse(b.verify(p, kp.pk, mu, new byte[p.signatureBytes() + 1]).join());
+        assertThrows(IllegalArgumentException.class, () -> b.sign(p, kp.sk, new byte[32], rnd(p, 0)));
+        assertThrows(IllegalArgumentException.class, () -> b.sign(p, kp.sk, mu, new byte[64]));
+        assertThrows(IllegalArgumentException.class, () -> b.keyGen(p, new byte[31]));
+        assertTrue(spy.batchSizes.isEmpty());
+    }
+
+    @Test
+    void secretArraysAreZeroedAfterEveryBatch() {
+        SpyBackend spy = new SpyBackend(new CpuBackend(), "cpu", 16);
+        Batcher b = open(BatchConfig.builder().build(), spy, null);
+        List<CompletableFuture<?>> all = new ArrayList<>();
+        for (ParameterSet p : List.of(ParameterSet.DILITHIUM2, ParameterSet.ML_DSA_44)) {
+            Fixtures.KeyPair kp = keys(p);
+            for (int i = 0; i < 20; i++) {
+                byte[] seed = new byte[ParameterSet.SEED_BYTES];
+                seed[1] = (byte) i;
+                all.add(b.keyGen(p, seed));
+                all.add(b.sign(p, kp.sk, mu(p, kp.tr, message(i)), rnd(p, i)));
+            }
+        }
+        assertTimeoutPreemptively(GENEROUS, () -> CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0])).join());
+        assertFalse(spy.secretArrays.isEmpty());
+        for (byte[] a : spy.secretArrays) {
+            assertTrue(Fixtures.allZero(a), "a private key, seed or rnd array was not zeroed");
+        }
+    }
+
+    @Test
+    void gpuFailuresRerunOnTheCpuAndAreLoggedOncePerCause() {
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        SpyBackend gpu = new SpyBackend(new CpuBackend(), "cuda", 8);
+        gpu.fail(5, "device lost", "launch failed");
+        Batcher b = open(BatchConfig.builder().maxInFlight(1).build(), gpu, CpuBackend::new);
+        Fixtures.KeyPair kp = keys(p);
+        int n = 120;
+        List<CompletableFuture<byte[]>> signs = new ArrayList<>();
+        List<CompletableFuture<Boolean>> verifies = new ArrayList<>();
+        assertTimeoutPreemptively(GENEROUS, () -> {
+            for (int i = 0; i < n; i++) {
+                signs.add(b.sign(p, kp.sk, mu(p, kp.tr, message(i)), rnd(p, i)));
+            }
+            for (int i = 0; i < n; i++) {
+                verifies.add(b.verify(p, kp.pk, mu(p, kp.tr, message(i)), signs.get(i).join()));
+            }
+            for (int i = 0; i < n; i++) {
+                assertTrue(verifies.get(i).join());
+                assertTrue(Fixtures.referenceVerifies(p, kp.pk, message(i), signs.get(i).join()));
+            }
+        });
+        int failedTasks = gpu.batchSizes.subList(0, 5).stream().mapToInt(Integer::intValue).sum();
+        BatcherMXBean m = b.metrics();
+        assertEquals("cuda", m.getBackend());
+        assertEquals(failedTasks, m.getFallbackCount());
+        assertEquals(2L * n, m.getOperationCount());
+        assertEquals(0, m.getFailedOperations());
+        assertEquals(2, warnings.size(), "one warning per distinct cause: " + warnings);
+    }
+
+    @Test
+    void withoutAFallbackOnlyTheFailedBatchFails() {
+        ParameterSet p = ParameterSet.DILITHIUM2;
+        SpyBackend cpu = new SpyBackend(new CpuBackend(), "cpu", 8);
+        Batcher b = open(BatchConfig.builder().build(), cpu, null);
+        Fixtures.KeyPair kp = keys(p);
+        cpu.fail(1, "worker pool rejected the batch");
+        assertTimeoutPreemptively(GENEROUS, () -> {
+            CompletableFuture<byte[]> failed = b.sign(p, kp.sk, mu(p, kp.tr, message(0)), rnd(p, 0));
+            CompletionException e = assertThrows(CompletionException.class, failed::join);
+            assertInstanceOf(ProviderException.class, e.getCause());
+            assertTrue(e.getCause().getMessage().contains("worker pool rejected the batch"));
+            byte[] sig = b.sign(p, kp.sk, mu(p, kp.tr, message(1)), rnd(p, 1)).join();
+            assertTrue(Fixtures.referenceVerifies(p, kp.pk, message(1), sig));
+        });
+        assertEquals(1, b.metrics().getFailedOperations());
+        assertEquals(0, b.metrics().getFallbackCount());
+    }
+}

@@ -1,0 +1,128 @@
+package io.dilithiumgpu.batch;
+
+import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.core.ParameterSet;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A test backend around a real one: it can hold batches at a gate, fail them with
+ * {@link BackendException} (after scribbling over their outputs, as a dying GPU might), record
+ * every batch's size, and keep the secret arrays it was handed so a test can check they were
+ * zeroed afterwards.
+ */
+final class SpyBackend implements Backend {
+    private final Backend delegate;
+    private final String name;
+    private final int preferred;
+    /** Released once each time a batch enters the backend. */
+    final Semaphore entered = new Semaphore(0);
+    final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+    /** Private-key, seed and rnd arrays of every batch, as handed in. */
+    final List<byte[]> secretArrays = new CopyOnWriteArrayList<>();
+    final AtomicBoolean closed = new AtomicBoolean();
+    /** Batches still to fail; each failure throws with the next message of {@link #faults}. */
+    final AtomicInteger failuresLeft = new AtomicInteger();
+    private volatile String[] faults = {"device lost"};
+    private final AtomicInteger faultIndex = new AtomicInteger();
+    private volatile CountDownLatch gate = new CountDownLatch(0);
+
+    /**
+     * @param name      what {@link #name()} reports ({@code cuda} to pose as a GPU)
+     * @param preferred the preferred batch size for every operation and set
+     */
+    SpyBackend(Backend delegate, String name, int preferred) {
+        this.delegate = delegate;
+        this.name = name;
+        this.preferred = preferred;
+    }
+
+    /** Makes later batches wait in the backend until {@link #release()}. */
+    void hold() {
+        gate = new CountDownLatch(1);
+    }
+
+    void release() {
+        gate.countDown();
+    }
+
+    /** Fails the next {@code batches} batches, cycling through the given messages. */
+    void fail(int batches, String... messages) {
+        faults = messages;
+        failuresLeft.set(batches);
+    }
+
+    /** Waits until {@code batches} more batches have entered; false after 30 s. */
+    boolean awaitEntered(int batches) throws InterruptedException {
+        return entered.tryAcquire(batches, 30, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public int preferredBatchSize(ParameterSet params, Operation op) {
+        return preferred;
+    }
+
+    @Override
+    public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
+                       byte[] status) {
+        enter(n, seeds, privateKeys);
+        maybeFail(privateKeys, status);
+        delegate.keyGen(params, n, seeds, publicKeys, privateKeys, status);
+    }
+
+    @Override
+    public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds,
+                     byte[] signatures, byte[] status) {
+        enter(n, privateKeys, rnds);
+        maybeFail(signatures, status);
+        delegate.sign(params, n, privateKeys, mus, rnds, signatures, status);
+    }
+
+    @Override
+    public void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
+                       byte[] status) {
+        enter(n);
+        maybeFail(status, status);
+        delegate.verify(params, n, publicKeys, mus, signatures, status);
+    }
+
+    @Override
+    public void close() {
+        closed.set(true);
+        delegate.close();
+    }
+
+    private void enter(int n, byte[]... secrets) {
+        batchSizes.add(n);
+        secretArrays.addAll(List.of(secrets));
+        entered.release();
+        try {
+            gate.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BackendException("test gate interrupted", e);
+        }
+    }
+
+    private void maybeFail(byte[] output, byte[] status) {
+        if (failuresLeft.getAndUpdate(f -> Math.max(0, f - 1)) > 0) {
+            java.util.Arrays.fill(output, (byte) 0x5A);
+            java.util.Arrays.fill(status, (byte) 0);
+            String[] f = faults;
+            throw new BackendException(f[Math.floorMod(faultIndex.getAndIncrement(), f.length)]);
+        }
+    }
+}
