@@ -43,6 +43,8 @@ final class Backends {
             return new Opened("cuda", cuda, cuda.description(), null);
         } catch (BackendException e) {
             return new Opened("cuda", null, null, e.getMessage());
+        } catch (LinkageError e) {
+            return new Opened("cuda", null, null, "JCuda cannot be loaded: " + e);
         }
     }
 }
