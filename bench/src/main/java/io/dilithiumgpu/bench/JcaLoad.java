@@ -12,13 +12,19 @@ import java.security.Provider;
 import java.security.Signature;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Concurrent JCA callers over one key pair: signers and verifiers, each with its own
- * {@link Signature} object (a {@code Signature} is not thread-safe), all sending the same 32-byte
- * message, as many request handlers of one service would.
+ * {@link Signature} object (a {@code Signature} is not thread-safe), as many request handlers of
+ * one service would.
  *
- * <p>Results are checked: a verifier fails its call when a valid signature does not verify, and
+ * <p>Each signer signs a new 32-byte message with every call (its own random message with a call
+ * counter mixed in): signing's rejection loop takes a different number of rounds per message, and
+ * a deterministic signature of one fixed message would repeat the same count every time. Verifiers
+ * verify one valid signature, made at construction.
+ *
+ * <p>Results are checked: a verifier fails its call when the valid signature does not verify, and
  * {@link #checkSigners} verifies signers' last signatures with the CPU core, independently of the
  * provider and its backend.
  */
@@ -43,28 +49,29 @@ final class JcaLoad {
         this.context = context.clone();
         this.message = new byte[MESSAGE_BYTES];
         random.nextBytes(message);
-        this.signature = new Signer().sign();
+        Signature s = newSignature();
+        s.initSign(keys.getPrivate());
+        s.update(message);
+        this.signature = s.sign();
     }
 
-    /** A caller that signs the message with its own {@link Signature}; keeps its last signature. */
+    /** A caller that signs a fresh message per call with its own {@link Signature}. */
     final class Signer implements Callers.Call {
         private final Signature signer;
+        private final byte[] base = new byte[MESSAGE_BYTES];
+        private long calls;
         private byte[] last;
 
         Signer() throws GeneralSecurityException {
             signer = newSignature();
             signer.initSign(keys.getPrivate());
-        }
-
-        byte[] sign() throws GeneralSecurityException {
-            signer.update(message);
-            last = signer.sign();
-            return last;
+            ThreadLocalRandom.current().nextBytes(base);
         }
 
         @Override
         public void call() throws GeneralSecurityException {
-            sign();
+            signer.update(messageOf(base, ++calls));
+            last = signer.sign();
         }
     }
 
@@ -98,7 +105,7 @@ final class JcaLoad {
     void checkSigners(List<Signer> signers, int max) throws WrongResultException {
         DilithiumPublicKey pk = (DilithiumPublicKey) keys.getPublic();
         byte[] raw = pk.getRawKey();
-        byte[] mu = MuHasher.pure(params, pk.getTr(), context).update(message).finish();
+        byte[] tr = pk.getTr();
         int checked = 0;
         for (Signer s : signers) {
             if (checked == max) {
@@ -107,6 +114,7 @@ final class JcaLoad {
             if (s.last == null) {
                 continue;
             }
+            byte[] mu = MuHasher.pure(params, tr, context).update(messageOf(s.base, s.calls)).finish();
             if (s.last.length != params.signatureBytes() || !Scheme.verify(params, raw, 0, mu, 0, s.last, 0)) {
                 throw new WrongResultException(params + ": a signature made through JCA does not verify under the CPU core");
             }
@@ -114,13 +122,13 @@ final class JcaLoad {
         }
     }
 
-    /** The signature every verifier checks. */
-    byte[] signature() {
-        return signature.clone();
-    }
-
-    byte[] message() {
-        return message.clone();
+    /** The message of call number {@code call}: {@code base} with the call number XORed into its first 8 bytes. */
+    static byte[] messageOf(byte[] base, long call) {
+        byte[] m = base.clone();
+        for (int i = 0; i < Long.BYTES; i++) {
+            m[i] ^= (byte) (call >>> (8 * i));
+        }
+        return m;
     }
 
     private Signature newSignature() throws GeneralSecurityException {
