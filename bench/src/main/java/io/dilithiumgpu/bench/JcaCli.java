@@ -72,17 +72,15 @@ public final class JcaCli implements Subcommand {
     @Override
     public int run(Args args, PrintStream out) throws Exception {
         List<ParameterSet> sets = args.sets("sets");
-        List<Operation> ops = args.operations("ops");
-        if (ops.contains(Operation.KEYGEN)) {
-            throw new UsageException("--ops takes sign and verify here");
-        }
+        List<Operation> ops = operations(args);
         List<Integer> levels = args.counts("callers", DEFAULT_CALLERS);
         long measure = (long) (args.seconds("seconds", DEFAULT_SECONDS) * 1e9);
         long warmup = (long) (args.seconds("warmup-seconds", DEFAULT_WARMUP_SECONDS) * 1e9);
 
         Provider provider = new DilithiumGpuProvider();
+        String selection = DemoCli.openBatcherAndCaptureSelection();
         out.println("dilithium-gpu jca: Signature calls through provider " + provider.getName() + " on backend "
-                + Engines.sharedBatcher().metrics().getBackend());
+                + Engines.sharedBatcher().metrics().getBackend() + " (" + selection + ")");
         out.println("closed loop: each caller has its own Signature and calls it in a loop; callers on "
                 + Callers.threadKind());
         out.println("open loop: calls arrive every 1/rate s at half the peak; latency from scheduled arrival"
@@ -123,6 +121,18 @@ public final class JcaCli implements Subcommand {
             out.println("wrote " + dir.resolve("jca.csv") + " and " + dir.resolve("jca-latency.csv"));
         }
         return problems.isEmpty() ? Cli.OK : Cli.FAILED;
+    }
+
+    /** {@code --ops}: sign and/or verify; both by default. */
+    static List<Operation> operations(Args args) throws UsageException {
+        if (!args.has("ops")) {
+            return List.of(Operation.SIGN, Operation.VERIFY);
+        }
+        List<Operation> ops = args.operations("ops");
+        if (ops.contains(Operation.KEYGEN)) {
+            throw new UsageException("--ops takes sign and verify here");
+        }
+        return ops;
     }
 
     private static Result measure(JcaLoad load, ParameterSet p, Operation op, List<Integer> levels,

@@ -7,11 +7,21 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class JcaCliTest {
     private static final JcaCli.Result RESULT = new JcaCli.Result(ParameterSet.ML_DSA_44, Operation.VERIFY,
             List.of(1, 16, 4096), new double[] {900, 12_000, 10_500}, 6_000, 12_000, 1_500_000, 9_250_000, 20_000_000);
+
+    @Test
+    void signAndVerifyByDefaultAndNeverKeygen() throws UsageException {
+        assertEquals(List.of(Operation.SIGN, Operation.VERIFY), JcaCli.operations(Cli.parse(new JcaCli(), List.of())));
+        assertEquals(List.of(Operation.VERIFY),
+                JcaCli.operations(Cli.parse(new JcaCli(), List.of("--ops", "verify"))));
+        assertThrows(UsageException.class,
+                () -> JcaCli.operations(Cli.parse(new JcaCli(), List.of("--ops", "keygen,sign"))));
+    }
 
     @Test
     void peakIsTheBestLevel() {
