@@ -192,12 +192,16 @@ public final class DemoCli implements Subcommand {
         TextTable t = new TextTable("set", "pk", "X.509", "PKCS#8", "signature", "KeyFactory", "verify",
                 "changed message", "other context");
         for (Outcome o : outcomes) {
-            t.row(o.set().algorithmName(), o.publicKeyBytes() + " B", o.x509Bytes() + " B", o.pkcs8Bytes() + " B",
-                    o.signatureBytes() + " B", o.keysRoundTrip() ? "round-trips" : "DIFFERS",
+            t.row(o.set().algorithmName(), bytes(o.publicKeyBytes()), bytes(o.x509Bytes()), bytes(o.pkcs8Bytes()),
+                    bytes(o.signatureBytes()), o.keysRoundTrip() ? "round-trips" : "DIFFERS",
                     o.verified() ? "valid" : "INVALID", o.tamperedRejected() ? "rejected" : "ACCEPTED",
                     o.otherContextRejected() == null ? "—" : o.otherContextRejected() ? "rejected" : "ACCEPTED");
         }
         return t;
+    }
+
+    private static String bytes(int n) {
+        return Format.count(n) + " B";
     }
 
     static TextTable speedTable(List<Outcome> outcomes) {
