@@ -29,18 +29,20 @@
  *   <li>{@code Rounding}: power2Round, highBits, lowBits, decompose, makeHintFromLowBits.</li>
  *   <li>{@code Packing}: every bit packer and unpacker, including unpackEta's range check,
  *       which ORs over all 256 coefficients and decides once.</li>
- *   <li>{@code PolyVec}: all arithmetic; exceedsNorm scans every coefficient and reveals only
- *       whether the bound was exceeded, never where or with which sign; makeHints.</li>
+ *   <li>{@code PolyVec}: all arithmetic; exceedsNorm scans every coefficient it is given and
+ *       reveals only whether the bound was exceeded, never where or with which sign;
+ *       makeHints.</li>
  *   <li>{@code Sampling.expandMask}: fixed-length SHAKE256 output, no rejection.</li>
  *   <li>SHAKE itself (BouncyCastle's Keccak permutation).</li>
  * </ul>
  *
  * <p>Deliberately variable-time, and why that is safe:
  * <ul>
- *   <li>The signing rejection loop ({@code Scheme.sign}): the number of attempts, and which of
- *       the three norm checks or the hint count rejected an attempt, are revealed. The
- *       rejected candidates are discarded and, as the Dilithium round-3 specification argues,
- *       the accept/reject decisions are independent of the secret key given the output.</li>
+ *   <li>The signing rejection loop ({@code Scheme.sign}): the number of attempts, which of
+ *       the three norm checks or the hint count rejected an attempt, and the polynomial whose
+ *       check failed (each check stops at the first polynomial over its bound) are revealed.
+ *       The rejected candidates are discarded; the Dilithium round-3 specification (§5.5)
+ *       shows that this leaks nothing about the key.</li>
  *   <li>{@code Sampling.rejNttPoly} (ExpandA): rejection on SHAKE128 output from the public ρ.</li>
  *   <li>{@code Sampling.rejBoundedPoly} (ExpandS): reveals which XOF nibbles were rejected
  *       (15 or more for η = 2, 9 or more for η = 4); rejected nibbles are independent of the
