@@ -91,7 +91,8 @@ public final class Batcher implements Engine, AutoCloseable {
     private int queued;
     private int inFlight;
     private boolean closed;
-    /** The CPU backend for reruns, opened on first need; guarded by lock. */
+    private final ReentrantLock fallbackLock = new ReentrantLock();
+    /** The CPU backend for reruns, opened on first need; guarded by fallbackLock. */
     private Backend fallback;
 
     /**
@@ -374,12 +375,12 @@ public final class Batcher implements Engine, AutoCloseable {
         }
         closeQuietly(primary);
         Backend fb;
-        lock.lock();
+        fallbackLock.lock();
         try {
             fb = fallback;
             fallback = null;
         } finally {
-            lock.unlock();
+            fallbackLock.unlock();
         }
         if (fb != null) {
             closeQuietly(fb);
@@ -470,21 +471,30 @@ public final class Batcher implements Engine, AutoCloseable {
         if (fallbackFactory == null) {
             return null;
         }
-        lock.lock();
+        fallbackLock.lock();
         try {
             if (fallback == null) {
                 fallback = fallbackFactory.get();
             }
             return fallback;
         } finally {
-            lock.unlock();
+            fallbackLock.unlock();
         }
     }
 
-    private void logOnce(Throwable cause, String message) {
-        String key = cause.getClass().getName() + ": " + cause.getMessage();
+    /**
+     * Logs at WARNING unless the same root cause was logged before. The root, not the exception
+     * itself, decides: a backend that refuses calls after a failure names that failure as the
+     * cause of every refusal, with a message that changes (the time left).
+     */
+    private void logOnce(Throwable failure, String message) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String key = root.getClass().getName() + ": " + root.getMessage();
         if (loggedCauses.size() < MAX_LOGGED_CAUSES && loggedCauses.add(key)) {
-            LOG.log(System.Logger.Level.WARNING, message, cause);
+            LOG.log(System.Logger.Level.WARNING, message, failure);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.cpu.CpuBackend;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.Scheme;
@@ -219,6 +220,44 @@ class BatcherTest {
         assertEquals(2L * n, m.getOperationCount());
         assertEquals(0, m.getFailedOperations());
         assertEquals(2, warnings.size(), "one warning per distinct cause: " + warnings);
+    }
+
+    @Test
+    void refusalsAfterOneFailureAreLoggedOnce() {
+        ParameterSet p = ParameterSet.DILITHIUM3;
+        SpyBackend gpu = new SpyBackend(new CpuBackend(), "cuda", 4);
+        gpu.refuse(4, new BackendException("CUDA_ERROR_LAUNCH_FAILED in sign_dilithium3"));
+        Batcher b = open(BatchConfig.builder().maxInFlight(1).build(), gpu, CpuBackend::new);
+        Fixtures.KeyPair kp = keys(p);
+        assertTimeoutPreemptively(GENEROUS, () -> {
+            for (int i = 0; i < 6; i++) {
+                byte[] sig = b.sign(p, kp.sk, mu(p, kp.tr, message(i)), rnd(p, i)).join();
+                assertTrue(Fixtures.referenceVerifies(p, kp.pk, message(i), sig));
+            }
+        });
+        assertEquals(4, b.metrics().getFallbackCount());
+        assertEquals(1, warnings.size(), "one warning for one root cause: " + warnings);
+    }
+
+    @Test
+    void whenTheFallbackFailsTooTheBatchFailsAndNothingHangs() {
+        ParameterSet p = ParameterSet.ML_DSA_87;
+        SpyBackend gpu = new SpyBackend(new CpuBackend(), "cuda", 4);
+        SpyBackend cpu = new SpyBackend(new CpuBackend(), "cpu", 4);
+        gpu.fail(1, "device lost");
+        cpu.fail(1, "out of memory");
+        Batcher b = open(BatchConfig.builder().build(), gpu, () -> cpu);
+        Fixtures.KeyPair kp = keys(p);
+        assertTimeoutPreemptively(GENEROUS, () -> {
+            CompletionException e = assertThrows(CompletionException.class,
+                    () -> b.verify(p, kp.pk, mu(p, kp.tr, message(0)), new byte[p.signatureBytes()]).join());
+            assertInstanceOf(ProviderException.class, e.getCause());
+            assertFalse(b.verify(p, kp.pk, mu(p, kp.tr, message(0)), new byte[p.signatureBytes()]).join());
+        });
+        assertEquals(1, b.metrics().getFailedOperations());
+        assertEquals(1, b.metrics().getFallbackCount());
+        b.close();
+        assertTrue(cpu.closed.get(), "the fallback backend is closed with the batcher");
     }
 
     @Test

@@ -32,6 +32,7 @@ final class SpyBackend implements Backend {
     /** Batches still to fail; each failure throws with the next message of {@link #faults}. */
     final AtomicInteger failuresLeft = new AtomicInteger();
     private volatile String[] faults = {"device lost"};
+    private volatile BackendException rootCause;
     private final AtomicInteger faultIndex = new AtomicInteger();
     private volatile CountDownLatch gate = new CountDownLatch(0);
 
@@ -57,6 +58,16 @@ final class SpyBackend implements Backend {
     /** Fails the next {@code batches} batches, cycling through the given messages. */
     void fail(int batches, String... messages) {
         faults = messages;
+        rootCause = null;
+        failuresLeft.set(batches);
+    }
+
+    /**
+     * Fails the next {@code batches} batches as a backend that refuses calls after an earlier
+     * failure does: each time with a new message, always caused by {@code root}.
+     */
+    void refuse(int batches, BackendException root) {
+        rootCause = root;
         failuresLeft.set(batches);
     }
 
@@ -121,8 +132,14 @@ final class SpyBackend implements Backend {
         if (failuresLeft.getAndUpdate(f -> Math.max(0, f - 1)) > 0) {
             java.util.Arrays.fill(output, (byte) 0x5A);
             java.util.Arrays.fill(status, (byte) 0);
+            int k = faultIndex.getAndIncrement();
+            BackendException root = rootCause;
+            if (root != null) {
+                throw new BackendException("unhealthy after: " + root.getMessage() + "; next attempt in "
+                        + (1000 - k) + " ms", root);
+            }
             String[] f = faults;
-            throw new BackendException(f[Math.floorMod(faultIndex.getAndIncrement(), f.length)]);
+            throw new BackendException(f[Math.floorMod(k, f.length)]);
         }
     }
 }
