@@ -97,6 +97,33 @@ final class StreamSlot implements AutoCloseable {
         CudaCall.check("cuMemAlloc(workspace " + workspaceBytes + " bytes, " + where + ")",
                 () -> JCudaDriver.cuMemAlloc(workspace, workspaceBytes));
         workspaceAllocated = true;
+        zero(host, 0, blockBytes);
+        CudaCall.check("cuMemsetD8Async(clear block, " + where + ")",
+                () -> JCudaDriver.cuMemsetD8Async(deviceBlock, (byte) 0, blockBytes, stream));
+        CudaCall.check("cuMemsetD8Async(clear workspace, " + where + ")",
+                () -> JCudaDriver.cuMemsetD8Async(workspace, (byte) 0, workspaceBytes, stream));
+        CudaCall.check("cuStreamSynchronize(" + where + ")", () -> JCudaDriver.cuStreamSynchronize(stream));
+    }
+
+    /** The memories of a slot, for {@link #read}. */
+    enum Memory { HOST_BLOCK, DEVICE_BLOCK, WORKSPACE }
+
+    /**
+     * Copies {@code length} bytes at {@code offset} out of one of the slot's memories: the
+     * inspection the wipe tests make. Only while the slot is idle (no call in progress).
+     */
+    byte[] read(Memory memory, long offset, int length) {
+        byte[] out = new byte[length];
+        if (memory == Memory.HOST_BLOCK) {
+            host.duplicate().get(Math.toIntExact(offset), out, 0, length);
+            return out;
+        }
+        CUdeviceptr base = memory == Memory.DEVICE_BLOCK ? deviceBlock : workspace;
+        String where = where("inspecting");
+        device.bind(where);
+        CudaCall.check("cuMemcpyDtoH(" + where + ")",
+                () -> JCudaDriver.cuMemcpyDtoH(Pointer.to(out), base.withByteOffset(offset), length));
+        return out;
     }
 
     DeviceContext device() {
