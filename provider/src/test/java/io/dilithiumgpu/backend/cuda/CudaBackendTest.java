@@ -209,7 +209,8 @@ class CudaBackendTest {
      */
     private static void assertWiped(DeviceSet devices, ParameterSet p, Operation op, String witness) {
         BatchLayout layout = BatchLayout.of(p, op, SLOT_TASKS);
-        int workspace = Math.toIntExact(devices.slots().get(0).device().kernel(p, op).config().workspaceBytes(SLOT_TASKS));
+        DeviceContext first = devices.slots().get(0).device();
+        int workspace = Math.toIntExact(first.kernel(p, op).config().workspaceBytes(SLOT_TASKS, first.multiprocessors()));
         boolean witnessSeen = false;
         for (StreamSlot slot : devices.slots()) {
             for (BatchLayout.Region region : layout.regions()) {
