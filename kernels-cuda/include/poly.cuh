@@ -77,7 +77,7 @@ DG_HD void consecutive_to_strided(int32_t (&r)[8], int32_t* x) {
     for (int j = 0; j < 8; ++j) r[j] = x[pad8(l + 32 * j)];
 }
 
-/** r = a o b (Montgomery pointwise product). Input |a b| <= 2^31 q; output |r| < q. */
+/** r = a o b (Montgomery pointwise product). Input |a b| < 2^31 q; output |r| < q. */
 DG_HD void pointwise_montgomery(int32_t (&r)[8], const int32_t (&a)[8], const int32_t (&b)[8]) {
     DG_UNROLL
     for (int j = 0; j < 8; ++j) r[j] = montmul(a[j], b[j]);

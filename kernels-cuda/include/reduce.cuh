@@ -20,15 +20,16 @@ constexpr int32_t MONT = -4186625;
 
 /**
  * Montgomery reduction: r = a * 2^-32 mod q.
- * Input: |a| <= 2^31 * q. Output: r = (a - t*q) / 2^32 with t in [-2^31, 2^31), so
- * -q/2 - |a|/2^32 < r <= q/2 + |a|/2^32; in particular |r| < q.
+ * Input: |a| < 2^31 * q. Output: r = (a - t*q) / 2^32 with t in [-2^31, 2^31), so
+ * -q/2 - |a|/2^32 < r <= q/2 + |a|/2^32; in particular |r| < q. (At |a| = 2^31 q exactly, r can
+ * reach +-q.)
  */
 DG_HD int32_t montgomery_reduce(int64_t a) {
     const int32_t t = (int32_t)((uint32_t)(uint64_t)a * (uint32_t)QINV);
     return (int32_t)((a - (int64_t)t * Q) >> 32);
 }
 
-/** Montgomery product a * b * 2^-32 mod q. Input: |a * b| <= 2^31 * q. Output as montgomery_reduce. */
+/** Montgomery product a * b * 2^-32 mod q. Input: |a * b| < 2^31 * q. Output as montgomery_reduce. */
 DG_HD int32_t montmul(int32_t a, int32_t b) {
     return montgomery_reduce((int64_t)a * b);
 }
