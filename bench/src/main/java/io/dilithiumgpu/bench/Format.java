@@ -21,9 +21,17 @@ final class Format {
         return String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
     }
 
-    /** A ratio as a whole percentage: {@code 87%}. */
+    /** A ratio as a whole percentage: {@code 87%}; {@code <1%} for a positive ratio below 0.5%. */
     static String percent(double ratio) {
+        if (ratio > 0 && ratio < 0.005) {
+            return "<1%";
+        }
         return String.format(Locale.ROOT, "%.0f%%", ratio * 100);
+    }
+
+    /** {@code n} and the noun, plural unless n is 1: {@code 1 run}, {@code 3 runs}. */
+    static String plural(long n, String noun) {
+        return count(n) + " " + noun + (n == 1 ? "" : "s");
     }
 
     /** A number for CSV: integers without a fraction, others with up to six significant digits. */

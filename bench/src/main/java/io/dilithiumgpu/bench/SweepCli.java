@@ -92,8 +92,8 @@ public final class SweepCli implements Subcommand {
             first = Backends.cpu();
         }
         out.println("dilithium-gpu sweep: host-to-host throughput against batch size on backend " + backendName);
-        out.println("median of " + plan.runs() + " timed runs after " + plan.warmup()
-                + " warm-up runs per point; every run checked");
+        out.println("median of " + Format.plural(plan.runs(), "timed run") + " after "
+                + Format.plural(plan.warmup(), "warm-up run") + " per point; every run checked");
         out.println(Host.describe());
 
         List<Point> points = new ArrayList<>();

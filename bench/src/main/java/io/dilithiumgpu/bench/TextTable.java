@@ -5,8 +5,9 @@ import java.util.List;
 
 /**
  * A plain-text table: a header row, a rule, and rows. Columns are as wide as their widest cell;
- * a column is right-aligned when every non-empty body cell in it starts like a number (digits,
- * sign, or {@code —} for a missing value), so figures line up on their last digit.
+ * a column is right-aligned when every body cell in it looks like a number (starts with a digit,
+ * a sign or {@code <}, or is {@code —} for a missing value), so figures line up on their last
+ * digit.
  */
 final class TextTable {
     private final List<String> headers;
@@ -74,6 +75,6 @@ final class TextTable {
             return true;
         }
         char c = cell.charAt(0);
-        return (c >= '0' && c <= '9') || ((c == '-' || c == '+' || c == '.') && cell.length() > 1);
+        return (c >= '0' && c <= '9') || ((c == '-' || c == '+' || c == '.' || c == '<') && cell.length() > 1);
     }
 }

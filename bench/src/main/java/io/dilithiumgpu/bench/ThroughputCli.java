@@ -147,8 +147,9 @@ public final class ThroughputCli implements Subcommand {
                 + " (transfers included)\n"
                 + "batch " + Format.count(s.batch()) + " tasks, a distinct key per task, "
                 + BatchBench.MESSAGE_BYTES + "-byte messages (μ hashed before timing), random rnd\n"
-                + "median of " + s.runs() + " timed runs after " + s.warmup() + " warm-up runs; every run checked:"
-                + " all status bytes, " + s.samples() + " records recomputed by the CPU core\n"
+                + "median of " + Format.plural(s.runs(), "timed run") + " after " + Format.plural(s.warmup(), "warm-up run")
+                + "; every run checked: all status bytes, " + Format.plural(s.samples(), "record")
+                + " recomputed by the CPU core\n"
                 + "target: project target on one H100; paper: the paper's code on one H100"
                 + " (round-3 Dilithium of the same level)\n"
                 + Host.describe() + "\n";

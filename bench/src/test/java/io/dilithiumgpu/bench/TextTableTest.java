@@ -41,6 +41,7 @@ class TextTableTest {
         assertTrue(TextTable.looksNumeric("-3"));
         assertTrue(TextTable.looksNumeric("87%"));
         assertTrue(TextTable.looksNumeric("—"));
+        assertTrue(TextTable.looksNumeric("<1%"));
         assertFalse(TextTable.looksNumeric("-"));
         assertFalse(TextTable.looksNumeric("cuda"));
     }
