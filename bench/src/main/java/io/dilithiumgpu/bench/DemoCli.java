@@ -27,10 +27,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.logging.SimpleFormatter;
 
 /**
  * {@code demo}: the provider through plain JCA calls, for each of the six sets: generate a key
@@ -41,8 +37,8 @@ import java.util.logging.SimpleFormatter;
 public final class DemoCli implements Subcommand {
     static final int DEFAULT_CALLERS = 256;
     static final double DEFAULT_SECONDS = 1.0;
-    static final byte[] CONTEXT = "dilithium-gpu demo".getBytes(StandardCharsets.US_ASCII);
-    static final byte[] MESSAGE = "The quick brown fox jumps over the lazy dog".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CONTEXT = "dilithium-gpu demo".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MESSAGE = "The quick brown fox jumps over the lazy dog".getBytes(StandardCharsets.US_ASCII);
 
     public static void main(String[] args) {
         System.exit(Cli.run(new DemoCli(), List.of(args), System.out, System.err));
@@ -86,7 +82,7 @@ public final class DemoCli implements Subcommand {
         Security.addProvider(provider);
         out.println("Security.addProvider(new DilithiumGpuProvider()): " + provider.getName() + " "
                 + provider.getVersionStr() + " (" + provider.getInfo() + ")");
-        String selection = openBatcherAndCaptureSelection();
+        String selection = SharedBatcher.openAndExplain();
         Batcher batcher = Engines.sharedBatcher();
         out.println("active backend: " + batcher.metrics().getBackend());
         out.println("why: " + selection);
@@ -221,49 +217,6 @@ public final class DemoCli implements Subcommand {
                     o.otherContextRejected() == null ? "" : o.otherContextRejected(), o.signOps(), o.verifyOps());
         }
         return csv;
-    }
-
-    /**
-     * Opens the provider's shared batcher and returns its explanation of the backend choice. The
-     * batcher logs it once, when it opens, through {@link System.Logger} (the reason is the first
-     * parameter of the record, the configuration the second); with the JDK's default logging the
-     * record is caught here and shown in the demo's output instead of on stderr.
-     */
-    static String openBatcherAndCaptureSelection() {
-        Logger logger = Logger.getLogger(Batcher.class.getName());
-        List<String> messages = new ArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                Object[] params = record.getParameters();
-                String line = params != null && params.length > 0 ? String.valueOf(params[0])
-                        : new SimpleFormatter().formatMessage(record);
-                synchronized (messages) {
-                    messages.add(line);
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        boolean parents = logger.getUseParentHandlers();
-        logger.addHandler(capture);
-        logger.setUseParentHandlers(false);
-        try {
-            Engines.sharedBatcher();
-        } finally {
-            logger.removeHandler(capture);
-            logger.setUseParentHandlers(parents);
-        }
-        synchronized (messages) {
-            return messages.isEmpty() ? "the batcher was already open; its choice was logged then"
-                    : String.join("; ", messages);
-        }
     }
 
     private static void destroy(Object key) {

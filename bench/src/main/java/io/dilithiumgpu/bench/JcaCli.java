@@ -78,7 +78,7 @@ public final class JcaCli implements Subcommand {
         long warmup = (long) (args.seconds("warmup-seconds", DEFAULT_WARMUP_SECONDS) * 1e9);
 
         Provider provider = new DilithiumGpuProvider();
-        String selection = DemoCli.openBatcherAndCaptureSelection();
+        String selection = SharedBatcher.openAndExplain();
         out.println("dilithium-gpu jca: Signature calls through provider " + provider.getName() + " on backend "
                 + Engines.sharedBatcher().metrics().getBackend() + " (" + selection + ")");
         out.println("closed loop: each caller has its own Signature and calls it in a loop; callers on "
