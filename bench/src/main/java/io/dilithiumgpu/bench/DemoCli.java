@@ -24,7 +24,9 @@ import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -37,6 +39,10 @@ import java.util.concurrent.TimeUnit;
 public final class DemoCli implements Subcommand {
     static final int DEFAULT_CALLERS = 256;
     static final double DEFAULT_SECONDS = 1.0;
+    /** Unmeasured time at the start of each measurement, while the callers start up. */
+    private static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** Signers whose last signature is verified with the CPU core after each measurement. */
+    private static final int CHECKED_SIGNERS = 16;
     private static final byte[] CONTEXT = "dilithium-gpu demo".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] MESSAGE = "The quick brown fox jumps over the lazy dog".getBytes(StandardCharsets.US_ASCII);
 
@@ -65,12 +71,14 @@ public final class DemoCli implements Subcommand {
 
     /** What the JCA calls did for one set. */
     record Outcome(ParameterSet set, int publicKeyBytes, int x509Bytes, int pkcs8Bytes, int signatureBytes,
-                   boolean keysRoundTrip, boolean verified, boolean tamperedRejected, Boolean otherContextRejected,
-                   double signOps, double verifyOps) {
+                   boolean keysRoundTrip, boolean verified, boolean tamperedRejected, Boolean otherContextRejected) {
         boolean correct() {
             return keysRoundTrip && verified && tamperedRejected && !Boolean.FALSE.equals(otherContextRejected);
         }
     }
+
+    /** Throughput of one set with many concurrent callers. */
+    record Speed(ParameterSet set, double signOps, double verifyOps) {}
 
     @Override
     public int run(Args args, PrintStream out) throws Exception {
@@ -91,32 +99,54 @@ public final class DemoCli implements Subcommand {
         out.println();
 
         SplittableRandom random = new SplittableRandom();
-        long warmup = TimeUnit.MILLISECONDS.toNanos(Math.max(300, (long) (seconds * 500)));
         long measure = (long) (seconds * 1e9);
+        long warmup = Math.max(TimeUnit.MILLISECONDS.toNanos(300), measure / 2);
         List<Outcome> outcomes = new ArrayList<>();
+        Map<ParameterSet, JcaLoad> loads = new LinkedHashMap<>();
+        List<Speed> speeds = new ArrayList<>();
         List<String> problems = new ArrayList<>();
-        for (ParameterSet p : sets) {
-            KeyPair keys = KeyPairGenerator.getInstance(p.algorithmName(), provider).generateKeyPair();
-            try {
-                Outcome o = exercise(provider, p, keys, random, callers, warmup, measure);
+        List<KeyPair> pairs = new ArrayList<>();
+        try {
+            for (ParameterSet p : sets) {
+                KeyPair keys = KeyPairGenerator.getInstance(p.algorithmName(), provider).generateKeyPair();
+                pairs.add(keys);
+                Outcome o = exercise(provider, p, keys);
                 outcomes.add(o);
-                if (!o.correct()) {
-                    problems.add(p + ": a JCA result was wrong (see the table)");
+                if (o.correct()) {
+                    loads.put(p, new JcaLoad(provider, p, keys, p.isFips204() ? CONTEXT : new byte[0], random));
+                } else {
+                    problems.add(p + ": a JCA result was wrong (see the table); no speed measured");
                 }
-            } catch (WrongResultException e) {
-                problems.add("REFUSED " + p + ": " + e.getMessage());
-            } finally {
+            }
+            out.println("What the JCA calls did (ML-DSA signatures carry the context \""
+                    + new String(CONTEXT, StandardCharsets.US_ASCII) + "\")");
+            out.print(doneTable(outcomes).render());
+            out.println();
+
+            JcaLoad.warmUp(loads.values(), callers, warmup);
+            for (Map.Entry<ParameterSet, JcaLoad> e : loads.entrySet()) {
+                JcaLoad load = e.getValue();
+                try {
+                    Callers.ClosedLoopResult<JcaLoad.Signer> signing =
+                            Callers.closedLoop(callers, load.signers(), SETTLE_NANOS, measure);
+                    load.checkSigners(signing.callers(), CHECKED_SIGNERS);
+                    Callers.ClosedLoopResult<JcaLoad.Verifier> verifying =
+                            Callers.closedLoop(callers, load.verifiers(), SETTLE_NANOS, measure);
+                    speeds.add(new Speed(e.getKey(), signing.opsPerSecond(), verifying.opsPerSecond()));
+                } catch (WrongResultException wrong) {
+                    problems.add("REFUSED " + e.getKey() + ": " + wrong.getMessage());
+                }
+            }
+        } finally {
+            for (KeyPair keys : pairs) {
                 destroy(keys.getPrivate());
             }
         }
 
-        out.println("What the JCA calls did (ML-DSA signatures carry the context \""
-                + new String(CONTEXT, StandardCharsets.US_ASCII) + "\")");
-        out.print(doneTable(outcomes).render());
-        out.println();
         out.println("How fast: " + callers + " concurrent callers on " + Callers.threadKind() + ", each with its own"
-                + " Signature, " + seconds + " s per operation, " + JcaLoad.MESSAGE_BYTES + "-byte messages");
-        out.print(speedTable(outcomes).render());
+                + " Signature, " + seconds + " s per operation after a warm-up of every set, "
+                + JcaLoad.MESSAGE_BYTES + "-byte messages");
+        out.print(speedTable(speeds).render());
         BatcherMXBean m = batcher.metrics();
         out.println();
         out.printf("batcher (JMX %s): %s operations in %s batches, mean batch %.1f, largest %d, CPU fallbacks %d%n",
@@ -125,14 +155,14 @@ public final class DemoCli implements Subcommand {
         problems.forEach(out::println);
         if (args.path("out").isPresent()) {
             Path file = args.path("out").get().resolve("demo.csv");
-            csv(outcomes).write(file);
+            csv(outcomes, speeds).write(file);
             out.println("wrote " + file);
         }
         return problems.isEmpty() ? Cli.OK : Cli.FAILED;
     }
 
-    private static Outcome exercise(Provider provider, ParameterSet p, KeyPair keys, SplittableRandom random,
-                                    int callers, long warmup, long measure) throws Exception {
+    /** Encodes, decodes, signs and verifies once through JCA; returns what happened. */
+    private static Outcome exercise(Provider provider, ParameterSet p, KeyPair keys) throws Exception {
         String name = p.algorithmName();
         KeyFactory kf = KeyFactory.getInstance(name, provider);
         byte[] x509 = keys.getPublic().getEncoded();
@@ -155,14 +185,8 @@ public final class DemoCli implements Subcommand {
             Boolean otherContextRejected = p.isFips204()
                     ? !verify(provider, p, "another context".getBytes(StandardCharsets.US_ASCII), publicKey, MESSAGE, sig)
                     : null;
-
-            JcaLoad load = new JcaLoad(provider, p, keys, p.isFips204() ? CONTEXT : new byte[0], random);
-            Callers.ClosedLoopResult<JcaLoad.Signer> signing = Callers.closedLoop(callers, load.signers(), warmup, measure);
-            load.checkSigners(signing.callers(), 16);
-            Callers.ClosedLoopResult<JcaLoad.Verifier> verifying =
-                    Callers.closedLoop(callers, load.verifiers(), warmup, measure);
             return new Outcome(p, p.publicKeyBytes(), x509.length, pkcs8.length, sig.length, roundTrip, verified,
-                    tamperedRejected, otherContextRejected, signing.opsPerSecond(), verifying.opsPerSecond());
+                    tamperedRejected, otherContextRejected);
         } finally {
             destroy(privateKey);
         }
@@ -200,21 +224,24 @@ public final class DemoCli implements Subcommand {
         return Format.count(n) + " B";
     }
 
-    static TextTable speedTable(List<Outcome> outcomes) {
+    static TextTable speedTable(List<Speed> speeds) {
         TextTable t = new TextTable("set", "sign ops/s", "verify ops/s");
-        for (Outcome o : outcomes) {
-            t.row(o.set().algorithmName(), Format.rate(o.signOps()), Format.rate(o.verifyOps()));
+        for (Speed s : speeds) {
+            t.row(s.set().algorithmName(), Format.rate(s.signOps()), Format.rate(s.verifyOps()));
         }
         return t;
     }
 
-    static Csv csv(List<Outcome> outcomes) {
+    /** One row per set; the speed columns are empty for a set whose speed was not measured. */
+    static Csv csv(List<Outcome> outcomes, List<Speed> speeds) {
         Csv csv = new Csv("set", "public_key_bytes", "x509_bytes", "pkcs8_bytes", "signature_bytes", "keys_round_trip",
                 "verified", "changed_message_rejected", "other_context_rejected", "sign_ops_per_s", "verify_ops_per_s");
         for (Outcome o : outcomes) {
+            Speed s = speeds.stream().filter(x -> x.set() == o.set()).findFirst().orElse(null);
             csv.row(o.set().algorithmName(), o.publicKeyBytes(), o.x509Bytes(), o.pkcs8Bytes(), o.signatureBytes(),
                     o.keysRoundTrip(), o.verified(), o.tamperedRejected(),
-                    o.otherContextRejected() == null ? "" : o.otherContextRejected(), o.signOps(), o.verifyOps());
+                    o.otherContextRejected() == null ? "" : o.otherContextRejected(),
+                    s == null ? "" : s.signOps(), s == null ? "" : s.verifyOps());
         }
         return csv;
     }

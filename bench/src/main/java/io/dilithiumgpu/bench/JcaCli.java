@@ -13,7 +13,9 @@ import java.security.KeyPairGenerator;
 import java.security.Provider;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
@@ -29,6 +31,8 @@ public final class JcaCli implements Subcommand {
     static final double DEFAULT_WARMUP_SECONDS = 0.5;
     /** Signatures of signers checked with the CPU core after each run. */
     static final int CHECKED_SIGNERS = 32;
+    /** Callers of the warm-up pass over every set before the first measurement. */
+    static final int WARMUP_CALLERS = 64;
 
     public static void main(String[] args) {
         System.exit(Cli.run(new JcaCli(), List.of(args), System.out, System.err));
@@ -64,8 +68,8 @@ public final class JcaCli implements Subcommand {
                 Option.valued("callers", "LIST", "concurrency levels (default 1,16,256,1024,4096)"),
                 Option.valued("seconds", "S", "measured time per level, and of the latency run (default "
                         + DEFAULT_SECONDS + ")"),
-                Option.valued("warmup-seconds", "S", "unmeasured time before each level (default "
-                        + DEFAULT_WARMUP_SECONDS + ")"),
+                Option.valued("warmup-seconds", "S", "unmeasured time before each level, and per set and"
+                        + " operation in a warm-up pass before the first (default " + DEFAULT_WARMUP_SECONDS + ")"),
                 Option.valued("out", "DIR", "also write jca.csv and jca-latency.csv there"));
     }
 
@@ -90,23 +94,33 @@ public final class JcaCli implements Subcommand {
         SplittableRandom random = new SplittableRandom();
         List<Result> results = new ArrayList<>();
         List<String> problems = new ArrayList<>();
-        for (ParameterSet p : sets) {
-            KeyPair keys = KeyPairGenerator.getInstance(p.algorithmName(), provider).generateKeyPair();
-            try {
-                JcaLoad load = new JcaLoad(provider, p, keys, new byte[0], random);
+        Map<ParameterSet, JcaLoad> loads = new LinkedHashMap<>();
+        List<KeyPair> pairs = new ArrayList<>();
+        try {
+            for (ParameterSet p : sets) {
+                KeyPair keys = KeyPairGenerator.getInstance(p.algorithmName(), provider).generateKeyPair();
+                pairs.add(keys);
+                loads.put(p, new JcaLoad(provider, p, keys, new byte[0], random));
+            }
+            JcaLoad.warmUp(loads.values(), WARMUP_CALLERS, warmup);
+            for (Map.Entry<ParameterSet, JcaLoad> e : loads.entrySet()) {
+                ParameterSet p = e.getKey();
                 for (Operation op : ops) {
                     try {
-                        results.add(measure(load, p, op, levels, warmup, measure));
-                    } catch (WrongResultException e) {
-                        problems.add("REFUSED " + p + " " + ThroughputCli.opName(op) + ": " + e.getMessage());
+                        results.add(measure(e.getValue(), p, op, levels, warmup, measure));
+                    } catch (WrongResultException wrong) {
+                        problems.add("REFUSED " + p + " " + ThroughputCli.opName(op) + ": " + wrong.getMessage());
                     }
                     System.err.printf(Locale.ROOT, "[jca] %s %s done%n", p, ThroughputCli.opName(op));
                 }
-            } finally {
+            }
+        } finally {
+            for (KeyPair keys : pairs) {
                 try {
                     keys.getPrivate().destroy();
                 } catch (DestroyFailedException e) {
-                    problems.add(p + " private key could not be destroyed: " + e.getMessage());
+                    problems.add(keys.getPrivate().getAlgorithm() + " private key could not be destroyed: "
+                            + e.getMessage());
                 }
             }
         }

@@ -10,6 +10,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.Provider;
 import java.security.Signature;
+import java.util.Collection;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
@@ -30,6 +31,8 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class JcaLoad {
     static final int MESSAGE_BYTES = 32;
+    /** Signers whose last signature {@link #warmUp} checks. */
+    private static final int CHECKED_AFTER_WARMUP = 8;
 
     private final Provider provider;
     private final ParameterSet params;
@@ -99,6 +102,20 @@ final class JcaLoad {
 
     Callers.CallFactory<Verifier> verifiers() {
         return Verifier::new;
+    }
+
+    /**
+     * Runs the signers and then the verifiers of every load in a closed loop for {@code nanos} each,
+     * unmeasured, so that the JIT has compiled the signing and verification paths of every set
+     * before any measurement starts (the first set measured would otherwise pay for it). The
+     * signatures made are checked as in a measurement.
+     */
+    static void warmUp(Collection<JcaLoad> loads, int callers, long nanos) throws Exception {
+        for (JcaLoad load : loads) {
+            Callers.ClosedLoopResult<Signer> signing = Callers.closedLoop(callers, load.signers(), 0, nanos);
+            load.checkSigners(signing.callers(), CHECKED_AFTER_WARMUP);
+            Callers.closedLoop(callers, load.verifiers(), 0, nanos);
+        }
     }
 
     /** Verifies the last signature of up to {@code max} signers with the CPU core. */
