@@ -22,7 +22,7 @@ public final class Field {
     /**
      * Montgomery reduction (FIPS 204 Algorithm 49, MontgomeryReduce).
      *
-     * @param a any value with |a| ≤ 2^31·q
+     * @param a any value with −2^31·q ≤ a &lt; 2^31·q
      * @return r ≡ a·2^−32 (mod q) with −q &lt; r &lt; q; for larger |a| (below 2^63) the result is
      *         still congruent and bounded by |a|/2^32 + q/2
      */
@@ -31,7 +31,7 @@ public final class Field {
         return (int) ((a - (long) t * Q) >> 32);
     }
 
-    /** a·b·2^−32 mod q, in (−q, q), for |a·b| ≤ 2^31·q. */
+    /** a·b·2^−32 mod q, in (−q, q), for |a·b| &lt; 2^31·q. */
     public static int montgomeryMul(int a, int b) {
         return montgomeryReduce((long) a * b);
     }

@@ -108,15 +108,61 @@ public final class Packing {
 
     /**
      * BitUnpack(·, γ1 − 1, γ1): 576 or 640 bytes ↦ z in [−γ1 + 1, γ1] (FIPS 204 Algorithm 27,
-     * sigDecode, and Algorithm 34, ExpandMask). Every input decodes.
+     * sigDecode, and Algorithm 34, ExpandMask). Every input decodes. Unrolled: it runs for every
+     * polynomial of y in every signing attempt.
      */
     public static void unpackZ(byte[] in, int inOff, int gamma1, int[] z, int off) {
-        unpackBits(in, inOff, gamma1 == (1 << 17) ? 18 : 20, true, gamma1, z, off);
+        if (gamma1 == (1 << 17)) {
+            // four 18-bit fields in nine bytes
+            for (int i = 0, p = inOff, o = off; i < N / 4; i++, p += 9, o += 4) {
+                int b0 = in[p] & 0xFF;
+                int b1 = in[p + 1] & 0xFF;
+                int b2 = in[p + 2] & 0xFF;
+                int b3 = in[p + 3] & 0xFF;
+                int b4 = in[p + 4] & 0xFF;
+                int b5 = in[p + 5] & 0xFF;
+                int b6 = in[p + 6] & 0xFF;
+                int b7 = in[p + 7] & 0xFF;
+                int b8 = in[p + 8] & 0xFF;
+                z[o] = gamma1 - ((b0 | b1 << 8 | b2 << 16) & 0x3FFFF);
+                z[o + 1] = gamma1 - ((b2 >>> 2 | b3 << 6 | b4 << 14) & 0x3FFFF);
+                z[o + 2] = gamma1 - ((b4 >>> 4 | b5 << 4 | b6 << 12) & 0x3FFFF);
+                z[o + 3] = gamma1 - (b6 >>> 6 | b7 << 2 | b8 << 10);
+            }
+        } else {
+            // two 20-bit fields in five bytes
+            for (int i = 0, p = inOff, o = off; i < N / 2; i++, p += 5, o += 2) {
+                int b0 = in[p] & 0xFF;
+                int b1 = in[p + 1] & 0xFF;
+                int b2 = in[p + 2] & 0xFF;
+                int b3 = in[p + 3] & 0xFF;
+                int b4 = in[p + 4] & 0xFF;
+                z[o] = gamma1 - ((b0 | b1 << 8 | b2 << 16) & 0xFFFFF);
+                z[o + 1] = gamma1 - (b2 >>> 4 | b3 << 4 | b4 << 12);
+            }
+        }
     }
 
-    /** w1 ↦ 192 (6-bit fields, γ2 = (q−1)/88) or 128 (4-bit, γ2 = (q−1)/32) bytes (FIPS 204 Algorithm 28). */
+    /**
+     * w1 ↦ 192 (6-bit fields, γ2 = (q−1)/88) or 128 (4-bit, γ2 = (q−1)/32) bytes (FIPS 204
+     * Algorithm 28). Unrolled: it runs for every polynomial of w1 in every signing attempt.
+     */
     public static void packW1(int[] w1, int off, int w1Bits, byte[] out, int outOff) {
-        packBits(w1, off, w1Bits, false, 0, out, outOff);
+        if (w1Bits == 6) {
+            for (int i = 0, o = outOff, a = off; i < N / 4; i++, o += 3, a += 4) {
+                int c0 = w1[a];
+                int c1 = w1[a + 1];
+                int c2 = w1[a + 2];
+                int c3 = w1[a + 3];
+                out[o] = (byte) (c0 | c1 << 6);
+                out[o + 1] = (byte) (c1 >>> 2 | c2 << 4);
+                out[o + 2] = (byte) (c2 >>> 4 | c3 << 2);
+            }
+        } else {
+            for (int i = 0, o = outOff, a = off; i < N / 2; i++, o++, a += 2) {
+                out[o] = (byte) (w1[a] | w1[a + 1] << 4);
+            }
+        }
     }
 
     /**

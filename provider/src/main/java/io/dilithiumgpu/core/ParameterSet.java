@@ -87,7 +87,7 @@ public enum ParameterSet {
     /**
      * Bytes of the per-signature randomness a backend takes: FIPS 204's rnd (32 bytes; zero for
      * deterministic signing), or round 3.1's ρ′ itself (64 bytes; H(K ‖ μ) for deterministic
-     * signing, which {@code Dilithium.deterministicRnd} computes).
+     * signing, which {@link Scheme#deterministicRnd} computes).
      */
     public int rndBytes() { return fips204 ? 32 : 64; }
 

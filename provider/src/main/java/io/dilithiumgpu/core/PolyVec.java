@@ -64,49 +64,62 @@ public final class PolyVec {
 
     /**
      * out = Â ∘ v·2^−32 (FIPS 204 Algorithm 48, MatrixVectorNTT, in Montgomery form) with lazy
-     * reduction: each output coefficient sums its ℓ 64-bit products before one Montgomery
-     * reduction.
+     * reduction: each output coefficient sums its ℓ 64-bit products in {@code acc} (256 longs of
+     * scratch) before one Montgomery reduction.
      *
      * <p>Input: Â in [0, q), |v̂_i| &lt; 9q (ℓ ≤ 7, so |sum| ≤ 63q² &lt; 2^53). Output: |out_i| &lt;
      * 63q²/2^32 + q/2 &lt; 0.63q, in the NTT domain.
      */
-    public static void matrixMultiplyMontgomery(int[] a, int[] v, int k, int l, int[] out) {
+    public static void matrixMultiplyMontgomery(int[] a, int[] v, int k, int l, int[] out, long[] acc) {
         for (int r = 0; r < k; r++) {
             int row = r * l * N;
             for (int i = 0; i < N; i++) {
-                long acc = 0;
-                for (int s = 0; s < l; s++) {
-                    acc += (long) a[row + s * N + i] * v[s * N + i];
-                }
-                out[r * N + i] = montgomeryReduce(acc);
+                acc[i] = (long) a[row + i] * v[i];
             }
+            for (int s = 1; s < l; s++) {
+                accumulate(a, row + s * N, v, s * N, acc);
+            }
+            reduceInto(acc, out, r * N);
         }
     }
 
     /**
      * out = (Â ∘ ẑ − ĉ ∘ t̂1)·2^−32 (FIPS 204 Algorithm 8, step 9, before the inverse NTT), with
-     * one Montgomery reduction per coefficient.
+     * one Montgomery reduction per coefficient ({@code acc}: 256 longs of scratch).
      *
      * <p>Input: Â in [0, q), |ẑ_i| &lt; 9q, |ĉ_i| &lt; 9q, |t̂1_i| &lt; 9q (|sum| ≤ 144q² &lt; 2^54).
      * Output: |out_i| &lt; 144q²/2^32 + q/2 &lt; 0.79q, in the NTT domain.
      */
     public static void matrixMultiplySubMontgomery(int[] a, int[] z, int[] c, int cOff, int[] t1,
-                                                   int k, int l, int[] out) {
+                                                   int k, int l, int[] out, long[] acc) {
         for (int r = 0; r < k; r++) {
             int row = r * l * N;
+            int t = r * N;
             for (int i = 0; i < N; i++) {
-                long acc = -(long) c[cOff + i] * t1[r * N + i];
-                for (int s = 0; s < l; s++) {
-                    acc += (long) a[row + s * N + i] * z[s * N + i];
-                }
-                out[r * N + i] = montgomeryReduce(acc);
+                acc[i] = -(long) c[cOff + i] * t1[t + i];
             }
+            for (int s = 0; s < l; s++) {
+                accumulate(a, row + s * N, z, s * N, acc);
+            }
+            reduceInto(acc, out, r * N);
+        }
+    }
+
+    private static void accumulate(int[] a, int aOff, int[] v, int vOff, long[] acc) {
+        for (int i = 0; i < N; i++) {
+            acc[i] += (long) a[aOff + i] * v[vOff + i];
+        }
+    }
+
+    private static void reduceInto(long[] acc, int[] out, int outOff) {
+        for (int i = 0; i < N; i++) {
+            out[outOff + i] = montgomeryReduce(acc[i]);
         }
     }
 
     /**
      * out_j = ĉ ∘ v̂_j·2^−32 for each of {@code polys} polynomials (FIPS 204 Algorithm 47,
-     * ScalarVectorNTT, in Montgomery form). Input: |ĉ_i·v̂_i| ≤ 2^31·q; output |out_i| &lt; q.
+     * ScalarVectorNTT, in Montgomery form). Input: |ĉ_i·v̂_i| &lt; 2^31·q; output |out_i| &lt; q.
      */
     public static void pointwisePolyMontgomery(int[] c, int cOff, int[] v, int polys, int[] out) {
         for (int j = 0; j < polys; j++) {
@@ -115,18 +128,19 @@ public final class PolyVec {
     }
 
     /**
-     * Whether ‖v‖∞ ≥ bound over {@code count} coefficients (FIPS 204 §2.3 infinity norm; the
-     * signing and verification checks). Branch-free over all coefficients: only the result is
-     * revealed, never which coefficient exceeded the bound or its sign.
+     * Whether ‖v‖∞ ≥ bound over {@code count} coefficients from {@code off} (FIPS 204 §2.3
+     * infinity norm; the signing and verification checks). Branch-free over all those
+     * coefficients: only the result is revealed, never which coefficient exceeded the bound or
+     * its sign.
      *
      * <p>Input: centred values with |v_i| ≤ 2^22 + 2^13 (outputs of {@link Field#reduce32} on
      * values below 2^31 − 2^22), bound ≤ (q − 1)/8. A value whose {@code reduce32}
      * representative is not the one nearest zero is at least q/2 − 2^13 from zero either way, so
      * it fails any such bound, as it must.
      */
-    public static boolean exceedsNorm(int[] v, int count, int bound) {
+    public static boolean exceedsNorm(int[] v, int off, int count, int bound) {
         int exceeded = 0;
-        for (int i = 0; i < count; i++) {
+        for (int i = off; i < off + count; i++) {
             exceeded |= (bound - 1) - Field.abs(v[i]);
         }
         return exceeded < 0;

@@ -51,6 +51,8 @@ final class Workspace {
     final int[] w0 = new int[MAX_K * N];
     /** cs2, ct0, then the hint h. */
     final int[] h = new int[MAX_K * N];
+    /** Accumulator of the lazily reduced matrix-vector products. */
+    final long[] acc = new long[N];
     /** The challenge c (plain, then NTT). */
     final int[] c = new int[N];
     /** w1Encode(w1). */
@@ -95,6 +97,7 @@ final class Workspace {
         Arrays.fill(w1, 0, kn, 0);
         Arrays.fill(w0, 0, kn, 0);
         Arrays.fill(h, 0, kn, 0);
+        Arrays.fill(acc, 0);
         Arrays.fill(c, 0);
         Arrays.fill(w1Packed, (byte) 0);
         Arrays.fill(cTilde, (byte) 0);

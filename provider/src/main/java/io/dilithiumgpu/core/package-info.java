@@ -1,0 +1,69 @@
+/**
+ * The pure-Java lattice arithmetic of CRYSTALS-Dilithium round 3.1 and ML-DSA (FIPS 204): one
+ * file per mathematical layer, each function documenting its domain (plain, Montgomery, NTT) and
+ * the ranges it takes and gives.
+ *
+ * <ul>
+ *   <li>{@link io.dilithiumgpu.core.Field}: reductions mod q.</li>
+ *   <li>{@link io.dilithiumgpu.core.Ntt}: forward and inverse NTT, pointwise products.</li>
+ *   <li>{@link io.dilithiumgpu.core.Rounding}: Power2Round, Decompose, HighBits, LowBits,
+ *       MakeHint, UseHint.</li>
+ *   <li>{@link io.dilithiumgpu.core.Sampling}: ExpandA, ExpandS, ExpandMask, SampleInBall.</li>
+ *   <li>{@link io.dilithiumgpu.core.Packing}: every byte encoding, strict hint decoding.</li>
+ *   <li>{@link io.dilithiumgpu.core.PolyVec}: vector and matrix helpers, norm checks.</li>
+ *   <li>{@link io.dilithiumgpu.core.Scheme}: key generation, signing, verification on bytes;
+ *       {@link io.dilithiumgpu.core.MuHasher} and {@link io.dilithiumgpu.core.PreHash} build μ.</li>
+ * </ul>
+ *
+ * <h2>Constant-time inventory</h2>
+ *
+ * <p>"Branch-free" below means: no branch and no memory index depends on the secret values
+ * passed through (loop bounds depend only on the parameter set). The JVM gives no formal
+ * guarantee, but these routines use only add, subtract, multiply, shift, and, or, xor on
+ * {@code int} and {@code long}. The CUDA kernels follow the same list.
+ *
+ * <p>Branch-free (they handle secret data while signing or generating keys):
+ * <ul>
+ *   <li>{@code Field}: montgomeryReduce, montgomeryMul, reduce32, caddq, freeze, abs.</li>
+ *   <li>{@code Ntt}: forward, inverseToMont, pointwiseMontgomery (fixed twiddle schedule).</li>
+ *   <li>{@code Rounding}: power2Round, highBits, lowBits, decompose, makeHintFromLowBits.</li>
+ *   <li>{@code Packing}: every bit packer and unpacker, including unpackEta's range check,
+ *       which ORs over all 256 coefficients and decides once.</li>
+ *   <li>{@code PolyVec}: all arithmetic; exceedsNorm scans every coefficient it is given and
+ *       reveals only whether the bound was exceeded, never where or with which sign;
+ *       makeHints.</li>
+ *   <li>{@code Sampling.expandMask}: fixed-length SHAKE256 output, no rejection.</li>
+ *   <li>SHAKE itself (BouncyCastle's Keccak permutation).</li>
+ * </ul>
+ *
+ * <p>Deliberately variable-time, and why that is safe:
+ * <ul>
+ *   <li>The signing rejection loop ({@code Scheme.sign}): the number of attempts, which of
+ *       the three norm checks or the hint count rejected an attempt, and the polynomial whose
+ *       check failed (each check stops at the first polynomial over its bound) are revealed.
+ *       The rejected candidates are discarded; the Dilithium round-3 specification (§5.5)
+ *       shows that this leaks nothing about the key.</li>
+ *   <li>{@code Sampling.rejNttPoly} (ExpandA): rejection on SHAKE128 output from the public ρ.</li>
+ *   <li>{@code Sampling.rejBoundedPoly} (ExpandS): reveals which XOF nibbles were rejected
+ *       (15 or more for η = 2, 9 or more for η = 4); rejected nibbles are independent of the
+ *       accepted ones, which alone form s1 and s2.</li>
+ *   <li>{@code Sampling.sampleInBall}: its loop depends on c̃ only; c̃ is a hash of μ and w1
+ *       (modelled as a random oracle), published for the accepted attempt, and carries no
+ *       information on the key for rejected ones either.</li>
+ *   <li>{@code Packing.packHint} and {@code unpackHint}, {@code Rounding.useHint} and
+ *       {@code makeHint} (the specification form, used by tests): they run on hints and
+ *       signatures, which are public.</li>
+ *   <li>Everything in verification, which handles only public data; {@code Scheme.verify}
+ *       returns as soon as the signature is found malformed.</li>
+ *   <li>The skDecode failure path of {@code Scheme.sign}: an out-of-range key returns
+ *       {@code INVALID_KEY} at once; the check itself is branch-free until that decision.</li>
+ *   <li>The cache of Â in the per-thread workspace compares the public ρ.</li>
+ * </ul>
+ *
+ * <h2>Secrets</h2>
+ *
+ * <p>Secret temporaries (the seeds ρ′ and K, s1, s2, t0, y, w0, the XOF states) live in a
+ * per-thread workspace and are zeroed in a {@code finally} at the end of every key generation
+ * and signing call. No method keeps a reference to a caller's array.
+ */
+package io.dilithiumgpu.core;
