@@ -30,3 +30,4 @@ for round in $(seq "$rounds"); do
     jmh 'BatchingBenchmark.jcaSingleCalls' -p callers="$callers"
   done
 done
+jmh 'BatchingBenchmark.engineOnly'
