@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
 /**
  * The {@code DilithiumGPU} JCA provider: ML-DSA (FIPS 204), HashML-DSA with SHA-512, and
  * CRYSTALS-Dilithium round 3.1, with Signature, KeyPairGenerator and KeyFactory services for each
- * name in {@link #ALGORITHMS}, and AlgorithmParameters for the signature parameters.
+ * name of its registration table, and AlgorithmParameters for the signature parameters
+ * ({@code docs/jca.md} lists the names).
  *
  * <p>Install it with {@code Security.addProvider(new DilithiumGpuProvider())}, or let
  * {@link java.util.ServiceLoader} find it. Signature services carry {@code SupportedKeyClasses} and

@@ -93,9 +93,10 @@ public final class DilithiumKeyFactory extends KeyFactorySpi {
             throw new InvalidKeySpecException("private keys come from a PKCS8EncodedKeySpec, RawPrivateKeySpec or "
                     + "SeedPrivateKeySpec, not " + describe(keySpec));
         }
-        if (family.refusal(fixedSet, key.parameterSet(), "KeyFactory") != null) {
+        String refusal = family.refusal(fixedSet, key.parameterSet(), "KeyFactory");
+        if (refusal != null) {
             key.destroy();
-            requireScope(key.parameterSet());
+            throw new InvalidKeySpecException(refusal);
         }
         return key;
     }

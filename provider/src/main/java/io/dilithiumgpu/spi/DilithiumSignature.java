@@ -41,6 +41,11 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Verification returns {@code false}, never throws, for a signature of the wrong length or one
  * that does not decode (hint out of order, z out of range).
+ *
+ * <p>Keys of other providers are read through their X.509 or PKCS#8 encodings; a private key so
+ * made belongs to this object, which destroys it when it is initialized again. A private key of
+ * this provider is not copied: each signature takes a transient copy of the expanded key for the
+ * engine call and wipes it.
  */
 public final class DilithiumSignature extends SignatureSpi {
     private static final int MAX_CONTEXT_BYTES = 255;
@@ -57,6 +62,7 @@ public final class DilithiumSignature extends SignatureSpi {
     private ParameterSet params;
     private DilithiumPublicKey publicKey;
     private DilithiumPrivateKey privateKey;
+    private boolean ownsPrivateKey;
     private SecureRandom random;
     private byte[] tr;
     private MuInput message;
@@ -102,10 +108,20 @@ public final class DilithiumSignature extends SignatureSpi {
 
     private void initSign(PrivateKey key, SecureRandom random) throws InvalidKeyException {
         DilithiumPrivateKey k = KeyConversion.toPrivate(key);
-        ParameterSet p = requireScope(k.parameterSet());
+        boolean translated = k != key;
+        ParameterSet p;
+        try {
+            p = requireScope(k.parameterSet());
+        } catch (InvalidKeyException e) {
+            if (translated) {
+                k.destroy();
+            }
+            throw e;
+        }
         clearKeys();
         this.params = p;
         this.privateKey = k;
+        this.ownsPrivateKey = translated;
         this.random = random;
         this.tr = k.getTr();
         this.message = newMuInput();
@@ -119,9 +135,14 @@ public final class DilithiumSignature extends SignatureSpi {
         return p;
     }
 
+    /** Forgets the keys; a private key this object made from another provider's key is destroyed. */
     private void clearKeys() {
+        if (ownsPrivateKey) {
+            privateKey.destroy();
+        }
         publicKey = null;
         privateKey = null;
+        ownsPrivateKey = false;
         random = null;
     }
 
@@ -218,8 +239,8 @@ public final class DilithiumSignature extends SignatureSpi {
      * given since the last init, sign or verify.
      *
      * @throws InvalidAlgorithmParameterException for another spec class, a context over 255 bytes, a
-     *         context for round 3.1, a pre-hash for a pure signature, an unknown pre-hash, or external
-     *         μ for HashML-DSA
+     *         context for round 3.1 or with external μ, a pre-hash for a pure signature, an unknown
+     *         pre-hash, or external μ for HashML-DSA
      */
     @Override
     protected void engineSetParameter(AlgorithmParameterSpec parameters) throws InvalidAlgorithmParameterException {
@@ -241,6 +262,9 @@ public final class DilithiumSignature extends SignatureSpi {
         }
         if (s.isExternalMu() && servicePreHash != null) {
             throw new InvalidAlgorithmParameterException("external mu does not apply to HashML-DSA");
+        }
+        if (s.isExternalMu() && s.getContextLength() != 0) {
+            throw new InvalidAlgorithmParameterException("with external mu the context is already inside mu");
         }
         PreHash ph = servicePreHash;
         if (s.getPreHash() != null) {

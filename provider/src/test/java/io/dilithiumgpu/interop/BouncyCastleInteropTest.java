@@ -77,6 +77,11 @@ class BouncyCastleInteropTest {
         assertEquals(set, pub.getAlgorithm());
         assertEquals(pub, ours.translateKey(theirs.getPublic()));
         assertEquals(priv, ours.translateKey(theirs.getPrivate()));
+
+        byte[] message = "our Signature, their key objects".getBytes();
+        byte[] sig = sign(set, PROVIDER, theirs.getPrivate(), ourParams(new byte[0]), message);
+        assertTrue(verify(set, BC, theirs.getPublic(), theirParams(new byte[0]), message, sig));
+        assertTrue(verify(set, PROVIDER, theirs.getPublic(), ourParams(new byte[0]), message, sig));
     }
 
     @ParameterizedTest

@@ -257,7 +257,7 @@ class KeyFactoryTest {
         KeyFactory kf = KeyFactory.getInstance("Dilithium", PROVIDER);
         assertSame(kp.getPublic(), kf.translateKey(kp.getPublic()));
         Key foreignPublic = new ForeignPublicKey(kp.getPublic());
-        Key foreignPrivate = new ForeignPrivateKey((PrivateKey) kp.getPrivate());
+        Key foreignPrivate = new ForeignPrivateKey(kp.getPrivate());
         Key translatedPublic = kf.translateKey(foreignPublic);
         Key translatedPrivate = kf.translateKey(foreignPrivate);
         assertEquals(kp.getPublic(), translatedPublic);

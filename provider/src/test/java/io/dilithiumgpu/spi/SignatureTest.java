@@ -20,6 +20,7 @@ import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.key.DilithiumPrivateKey;
 import io.dilithiumgpu.key.DilithiumPublicKey;
 import io.dilithiumgpu.spec.MLDSAParameterSpec;
+import io.dilithiumgpu.spec.RawPrivateKeySpec;
 import org.bouncycastle.crypto.digests.SHAKEDigest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,8 +31,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.AlgorithmParameters;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
+import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
 import java.security.SignatureException;
 import java.security.Signature;
 import java.security.spec.NamedParameterSpec;
@@ -272,6 +275,8 @@ class SignatureTest {
         assertTrue(tooLong.getMessage().contains("256"), tooLong.getMessage());
         assertThrows(InvalidAlgorithmParameterException.class,
                 () -> mlDsa.setParameter(MLDSAParameterSpec.builder().preHash("SHA2-256").build()));
+        assertThrows(InvalidAlgorithmParameterException.class,
+                () -> mlDsa.setParameter(MLDSAParameterSpec.builder().externalMu(true).context(new byte[1]).build()));
         assertThrows(InvalidAlgorithmParameterException.class, () -> mlDsa.setParameter(PSSParameterSpec.DEFAULT));
         assertThrows(InvalidAlgorithmParameterException.class, () -> mlDsa.setParameter(new NamedParameterSpec("ML-DSA-44")));
 
@@ -286,6 +291,22 @@ class SignatureTest {
                 () -> hash.setParameter(MLDSAParameterSpec.builder().preHash("MD5").build()));
         assertThrows(InvalidAlgorithmParameterException.class,
                 () -> hash.setParameter(MLDSAParameterSpec.builder().context(new byte[300]).build()));
+    }
+
+    @ParameterizedTest
+    @MethodSource("allSets")
+    void privateKeyThatDoesNotDecodeFailsTheSignature(String set) throws Exception {
+        ParameterSet p = ParameterSet.forName(set);
+        byte[] sk = ((DilithiumPrivateKey) keyPair(set).getPrivate()).getExpandedKey();
+        int s1 = 2 * ParameterSet.SEED_BYTES + p.trBytes();
+        Arrays.fill(sk, s1, s1 + p.polyEtaPackedBytes(), (byte) 0xff);
+        PrivateKey broken = KeyFactory.getInstance(set, PROVIDER).generatePrivate(new RawPrivateKeySpec(set, sk));
+        Signature s = Signature.getInstance(set, PROVIDER);
+        s.initSign(broken);
+        s.update(MESSAGE);
+        SignatureException e = assertThrows(SignatureException.class, s::sign);
+        assertInstanceOf(InvalidKeyException.class, e.getCause());
+        assertTrue(e.getMessage().startsWith(set + " signing failed"), e.getMessage());
     }
 
     @ParameterizedTest
