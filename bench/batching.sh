@@ -17,7 +17,7 @@ cp="bench/target/classes:provider/target/classes:kernels-cuda/target/classes"
 cp="$cp:$(tr ':' '\n' < bench/target/bench.cp | grep -v -e dilithium-gpu -e junit | paste -sd:)"
 
 jmh() {
-  java -cp "$cp" org.openjdk.jmh.Main "$@" -p set="$set_name" -f 1 -wi 1 -w 3s -i 4 -r 3s \
+  java -cp "$cp" org.openjdk.jmh.Main "$@" -p set="$set_name" -f 1 -wi 2 -w 10s -i 3 -r 10s \
     -prof io.dilithiumgpu.bench.jmh.BatchCpuTimeProfiler -rf csv \
     -rff target/batching-last.csv >/dev/null
   tail -n +2 target/batching-last.csv
@@ -30,3 +30,4 @@ for round in $(seq "$rounds"); do
     jmh 'BatchingBenchmark.jcaSingleCalls' -p callers="$callers"
   done
 done
+jmh 'BatchingBenchmark.engineOnly'

@@ -28,10 +28,28 @@
  *   [ABI_CFG_PERSISTENT]   0: grid = ceil(n / tasks). k > 0: persistent workers;
  *                          grid = min(ceil(n / tasks), k * multiprocessors), and blocks pull
  *                          work from the atomic counters in scratch
- *   [ABI_CFG_WORKSPACE]    bytes of global workspace per task (workspace holds n * that)
- * scratch is ABI_SCRATCH_WORDS zeroed 32-bit words (the host clears them before each launch).
+ *   [ABI_CFG_WORKSPACE]    bytes of global workspace per worker (see below); a workspace of
+ *                          n * that always suffices
+ * scratch is ABI_SCRATCH_WORDS zeroed 32-bit words (the host clears them before each launch);
+ * scratch[ABI_SCRATCH_NEXT_TASK] is the counter the workers take task indices from.
  *
- * Status bytes (io.dilithiumgpu.backend.TaskStatus): written for every task.
+ * Workers and workspace: every warp of the grid is one worker (TASKS = warps per block) that
+ * runs tasks one after another. Worker w owns workspace bytes [w * WORKSPACE, (w+1) * WORKSPACE);
+ * workers with w >= n exit at once. A host may therefore allocate only
+ *   min(n, grid * TASKS) * WORKSPACE
+ * bytes instead of n * WORKSPACE (both are correct). Before a worker exits it zeroes its
+ * workspace slice and its shared memory: nothing secret-derived is left on the device except
+ * the caller's own input and output arrays.
+ *
+ * Alignment: every array argument must start at a 16-byte aligned device address (cuMemAlloc
+ * gives 256); records inside them may have any size (signatures of odd length included).
+ *
+ * Status bytes (io.dilithiumgpu.backend.TaskStatus): written for every task. sign_* writes
+ * ABI_STATUS_INVALID_KEY for an sk whose s1 or s2 decodes outside [-eta, eta], and also for an
+ * sk that has not produced a signature after 1000 iterations of the rejection loop (probability
+ * below 2^-300 for a well-formed key; only a crafted key gets there), so that no key can hold
+ * the GPU forever. A signature record is meaningful only where the status is ABI_STATUS_OK
+ * (elsewhere it may be partly written).
  */
 #ifndef DILITHIUMGPU_BATCH_ABI_H
 #define DILITHIUMGPU_BATCH_ABI_H
@@ -44,6 +62,7 @@
 #define ABI_CFG_WORKSPACE  4
 
 #define ABI_SCRATCH_WORDS  64
+#define ABI_SCRATCH_NEXT_TASK 0
 
 #define ABI_STATUS_OK          0  /* keys made, signature made, or signature valid */
 #define ABI_STATUS_REJECTED    1  /* verify: not a valid signature */

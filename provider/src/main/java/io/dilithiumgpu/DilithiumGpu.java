@@ -135,6 +135,11 @@ public final class DilithiumGpu {
 
     // ---- raw encodings
 
+    /** Signs with a raw expanded private key and the default spec (empty context; hedged for ML-DSA). */
+    public static CompletableFuture<byte[]> signAsync(ParameterSet parameterSet, byte[] privateKey, byte[] message) {
+        return signAsync(parameterSet, privateKey, message, MLDSAParameterSpec.DEFAULT);
+    }
+
     /**
      * Signs with a raw expanded private key sk = ρ ‖ K ‖ tr ‖ s1 ‖ s2 ‖ t0 (FIPS 204 skEncode;
      * round 3.1 {@code pack_sk}).
@@ -154,6 +159,12 @@ public final class DilithiumGpu {
         } catch (GeneralSecurityException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /** Verifies with a raw public key and the default spec (empty context). */
+    public static CompletableFuture<Boolean> verifyAsync(ParameterSet parameterSet, byte[] publicKey, byte[] message,
+                                                         byte[] signature) {
+        return verifyAsync(parameterSet, publicKey, message, signature, MLDSAParameterSpec.DEFAULT);
     }
 
     /** Verifies with a raw public key pk = ρ ‖ t1 (FIPS 204 pkEncode; round 3.1 {@code pack_pk}). */

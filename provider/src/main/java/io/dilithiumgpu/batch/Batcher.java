@@ -107,6 +107,15 @@ public final class Batcher implements Engine, AutoCloseable {
     }
 
     /**
+     * Opens a batcher on a backend the caller supplies (a custom accelerator, or a benchmark's
+     * stand-in), with no fallback: a batch it fails with {@link BackendException} fails. The
+     * configuration's backend policy is ignored. The batcher owns the backend and closes it.
+     */
+    public static Batcher open(BatchConfig config, Backend backend) {
+        return new Batcher(config, backend, null);
+    }
+
+    /**
      * A batcher over given backends.
      *
      * @param primary         runs every batch

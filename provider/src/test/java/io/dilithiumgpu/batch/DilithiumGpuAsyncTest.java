@@ -100,6 +100,9 @@ class DilithiumGpuAsyncTest {
         assertTrue(DilithiumGpu.verifyAsync(p, raw.pk, msg, a, spec).join());
         assertFalse(DilithiumGpu.verifyAsync(p, raw.pk, msg, a, MLDSAParameterSpec.DEFAULT).join(), "other context");
 
+        byte[] plain = DilithiumGpu.signAsync(p, raw.sk, msg).join();
+        assertTrue(DilithiumGpu.verifyAsync(p, raw.pk, msg, plain).join(), "raw forms with the default spec");
+
         byte[] hedged1 = DilithiumGpu.signAsync(p, raw.sk, msg, MLDSAParameterSpec.DEFAULT).join();
         byte[] hedged2 = DilithiumGpu.signAsync(p, raw.sk, msg, MLDSAParameterSpec.DEFAULT).join();
         assertFalse(java.util.Arrays.equals(hedged1, hedged2), "ML-DSA is hedged by default");

@@ -1,8 +1,12 @@
 package io.dilithiumgpu.bench.jmh;
 
 import io.dilithiumgpu.DilithiumGpuProvider;
+import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.backend.cpu.CpuBackend;
+import io.dilithiumgpu.batch.BatchConfig;
+import io.dilithiumgpu.batch.Batcher;
 import io.dilithiumgpu.core.MuHasher;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.Scheme;
@@ -28,6 +32,7 @@ import java.security.KeyPairGenerator;
 import java.security.SecureRandom;
 import java.security.Signature;
 import java.util.Arrays;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
@@ -43,6 +48,9 @@ import java.util.concurrent.TimeUnit;
  *       signatures, so the score is the steady-state rate, free of ramp-up and drain.</li>
  *   <li>{@code directBatches}: one thread hands the backend whole batches of {@value #BATCH}
  *       precomputed (sk, μ, rnd) records: the best the backend does without a batcher.</li>
+ *   <li>{@code engineOnly}: {@code callers} threads calling {@code Engine.sign} and waiting, on a
+ *       batcher whose backend does no work: the batcher's own cost per operation, to set against
+ *       a signature's.</li>
  * </ul>
  * Scores are operations (signatures) per second. Signing time varies with the rejection loop, so
  * both sides sign many different messages.
@@ -156,6 +164,104 @@ public class BatchingBenchmark {
         public void tearDown() {
             backend.close();
         }
+    }
+
+    /**
+     * Callers of a batcher whose backend does no work: what remains is the batcher's own cost per
+     * operation (copies, queueing, hand-offs, futures, waking the caller).
+     */
+    @State(Scope.Benchmark)
+    public static class EngineOnly {
+        @Param({"1", "16", "256", "4096"})
+        public int callers;
+        final Semaphore signed = new Semaphore(0);
+        volatile boolean stop;
+        Thread[] threads;
+        Batcher batcher;
+
+        @Setup(Level.Trial)
+        public void start(Set s) {
+            ParameterSet p = s.params;
+            CpuBackend cpu = new CpuBackend();
+            int preferred = cpu.preferredBatchSize(p, Operation.SIGN);
+            cpu.close();
+            batcher = Batcher.open(BatchConfig.fromSystemProperties(), new NoWorkBackend(preferred));
+            byte[] sk = new byte[p.privateKeyBytes()];
+            byte[] mu = new byte[ParameterSet.MU_BYTES];
+            byte[] rnd = new byte[p.rndBytes()];
+            threads = new Thread[callers];
+            for (int t = 0; t < callers; t++) {
+                threads[t] = new Thread(() -> {
+                    try {
+                        while (!stop) {
+                            batcher.sign(p, sk, mu, rnd).get();
+                            signed.release();
+                        }
+                    } catch (InterruptedException | ExecutionException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, "engine-caller-" + t);
+                threads[t].setDaemon(true);
+                threads[t].start();
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void stop() throws InterruptedException {
+            stop = true;
+            for (Thread t : threads) {
+                t.join();
+            }
+            batcher.close();
+        }
+    }
+
+    /** Answers every task OK at once (signatures stay zero), in batches of the CPU backend's size. */
+    static final class NoWorkBackend implements Backend {
+        private final int preferred;
+
+        NoWorkBackend(int preferred) {
+            this.preferred = preferred;
+        }
+
+        @Override
+        public String name() {
+            return "none";
+        }
+
+        @Override
+        public int preferredBatchSize(ParameterSet params, Operation op) {
+            return preferred;
+        }
+
+        @Override
+        public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
+                           byte[] status) {
+            Arrays.fill(status, 0, n, TaskStatus.OK);
+        }
+
+        @Override
+        public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds,
+                         byte[] signatures, byte[] status) {
+            Arrays.fill(status, 0, n, TaskStatus.OK);
+        }
+
+        @Override
+        public void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
+                           byte[] status) {
+            Arrays.fill(status, 0, n, TaskStatus.OK);
+        }
+
+        @Override
+        public void close() {
+            // Nothing held.
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(OPS)
+    public void engineOnly(EngineOnly callers) throws InterruptedException {
+        callers.signed.acquire(OPS);
     }
 
     @Benchmark

@@ -21,11 +21,13 @@ final class BatchAbi {
     static final int CFG_SMEM = 2;
     /** {@code ABI_CFG_PERSISTENT}: 0, or k for at most k resident blocks per multiprocessor. */
     static final int CFG_PERSISTENT = 3;
-    /** {@code ABI_CFG_WORKSPACE}: bytes of global workspace per task. */
+    /** {@code ABI_CFG_WORKSPACE}: bytes of global workspace per worker (a warp running tasks in turn). */
     static final int CFG_WORKSPACE = 4;
 
     /** {@code ABI_SCRATCH_WORDS}: zeroed 32-bit words the host hands every launch. */
     static final int SCRATCH_WORDS = 64;
+    /** {@code ABI_SCRATCH_NEXT_TASK}: the scratch word workers take task indices from. */
+    static final int SCRATCH_NEXT_TASK = 0;
 
     /** {@code ABI_STATUS_*}, identical to {@link TaskStatus}. */
     static final byte STATUS_OK = TaskStatus.OK;

@@ -73,6 +73,11 @@ public final class CudaBackend implements Backend {
         return description;
     }
 
+    /** The devices now open, or null: for inspection by tests. */
+    synchronized DeviceSet openDevices() {
+        return devices;
+    }
+
     /** Whether the backend runs batches now (false while it waits to retry after a failure). */
     public boolean healthy() {
         return health.healthy();

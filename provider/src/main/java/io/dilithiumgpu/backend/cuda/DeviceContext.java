@@ -162,12 +162,12 @@ final class DeviceContext implements AutoCloseable {
         return kernels.get(p).get(op);
     }
 
-    /** The largest workspace per task any of this device's kernels asks for. */
-    int maxWorkspacePerTask() {
-        int max = 0;
+    /** The workspace a launch of up to {@code tasks} tasks of any kernel on this device touches. */
+    long workspaceBytes(int tasks) {
+        long max = 0;
         for (Map<Operation, Kernel> byOp : kernels.values()) {
             for (Kernel k : byOp.values()) {
-                max = Math.max(max, k.config().workspacePerTask());
+                max = Math.max(max, k.config().workspaceBytes(tasks, multiprocessors));
             }
         }
         return max;

@@ -194,6 +194,11 @@ final class DeviceSet implements AutoCloseable {
         return description;
     }
 
+    /** The slots, for inspection by tests. */
+    List<StreamSlot> slots() {
+        return slots;
+    }
+
     int deviceCount() {
         return devices.size();
     }

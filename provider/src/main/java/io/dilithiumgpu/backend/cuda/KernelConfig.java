@@ -5,11 +5,12 @@ package io.dilithiumgpu.backend.cuda;
  * ({@code batch_abi.h}), checked once when the module is loaded.
  *
  * @param threads          blockDim.x, in [1, 1024]
- * @param tasksPerBlock    tasks one block handles per pass, at least 1
+ * @param tasksPerBlock    workers per block (one task each at a time), at least 1
  * @param sharedBytes      dynamic shared memory per block, at least 0
  * @param persistent       0 for one block per {@code tasksPerBlock} tasks; k &gt; 0 for at most
  *                         k blocks per multiprocessor that pull work from the scratch counters
- * @param workspacePerTask bytes of global workspace per task, at least 0
+ * @param workspacePerTask bytes of global workspace per worker, at least 0; worker w owns
+ *                         {@code [w·workspacePerTask, (w+1)·workspacePerTask)}
  */
 record KernelConfig(int threads, int tasksPerBlock, int sharedBytes, int persistent, int workspacePerTask) {
 
@@ -61,8 +62,16 @@ record KernelConfig(int threads, int tasksPerBlock, int sharedBytes, int persist
         return (int) blocks;
     }
 
-    /** Bytes of workspace a launch of {@code n} tasks uses. */
-    long workspaceBytes(int n) {
-        return (long) n * workspacePerTask;
+    /**
+     * Workers that take part in a launch of {@code n} tasks: min(n, grid × tasksPerBlock)
+     * ({@code batch_abi.h}: workers with an index of n or more exit at once).
+     */
+    long workersFor(int n, int multiprocessors) {
+        return Math.min(n, (long) gridFor(n, multiprocessors) * tasksPerBlock);
+    }
+
+    /** Bytes of workspace a launch of {@code n} tasks touches: one slice per worker. */
+    long workspaceBytes(int n, int multiprocessors) {
+        return workersFor(n, multiprocessors) * workspacePerTask;
     }
 }

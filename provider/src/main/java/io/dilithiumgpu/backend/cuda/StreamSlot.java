@@ -15,7 +15,8 @@ import java.util.List;
 /**
  * One stream of one GPU with the memory it owns (the paper's memory pool, §4.4): a pinned host
  * block and a device block of {@code BatchLayout.capacityBytes(slotTasks)} bytes each, the
- * scratch words and a workspace sized from the kernels' configurations. All are allocated once
+ * scratch words and a workspace sized from the kernels' configurations (one slice per worker
+ * that a launch of {@code slotTasks} tasks can have). All are allocated once
  * and reused by every launch; the slot's worker thread is its only user.
  *
  * <p>A launch: the caller's records are packed straight into the pinned block, uploaded with one
@@ -64,7 +65,7 @@ final class StreamSlot implements AutoCloseable {
      */
     static StreamSlot open(DeviceContext device, int index, int slotTasks, HostCopier copier) {
         long blockBytes = BatchLayout.capacityBytes(slotTasks);
-        long workspaceBytes = Math.max(BatchLayout.ALIGNMENT, (long) slotTasks * device.maxWorkspacePerTask());
+        long workspaceBytes = Math.max(BatchLayout.ALIGNMENT, device.workspaceBytes(slotTasks));
         StreamSlot s = new StreamSlot(device, index, copier, blockBytes, workspaceBytes);
         boolean done = false;
         try {
@@ -97,6 +98,33 @@ final class StreamSlot implements AutoCloseable {
         CudaCall.check("cuMemAlloc(workspace " + workspaceBytes + " bytes, " + where + ")",
                 () -> JCudaDriver.cuMemAlloc(workspace, workspaceBytes));
         workspaceAllocated = true;
+        zero(host, 0, blockBytes);
+        CudaCall.check("cuMemsetD8Async(clear block, " + where + ")",
+                () -> JCudaDriver.cuMemsetD8Async(deviceBlock, (byte) 0, blockBytes, stream));
+        CudaCall.check("cuMemsetD8Async(clear workspace, " + where + ")",
+                () -> JCudaDriver.cuMemsetD8Async(workspace, (byte) 0, workspaceBytes, stream));
+        CudaCall.check("cuStreamSynchronize(" + where + ")", () -> JCudaDriver.cuStreamSynchronize(stream));
+    }
+
+    /** The memories of a slot, for {@link #read}. */
+    enum Memory { HOST_BLOCK, DEVICE_BLOCK, WORKSPACE }
+
+    /**
+     * Copies {@code length} bytes at {@code offset} out of one of the slot's memories: the
+     * inspection the wipe tests make. Only while the slot is idle (no call in progress).
+     */
+    byte[] read(Memory memory, long offset, int length) {
+        byte[] out = new byte[length];
+        if (memory == Memory.HOST_BLOCK) {
+            host.duplicate().get(Math.toIntExact(offset), out, 0, length);
+            return out;
+        }
+        CUdeviceptr base = memory == Memory.DEVICE_BLOCK ? deviceBlock : workspace;
+        String where = where("inspecting");
+        device.bind(where);
+        CudaCall.check("cuMemcpyDtoH(" + where + ")",
+                () -> JCudaDriver.cuMemcpyDtoH(Pointer.to(out), base.withByteOffset(offset), length));
+        return out;
     }
 
     DeviceContext device() {
@@ -171,7 +199,7 @@ final class StreamSlot implements AutoCloseable {
         args[regions.size() + 1] = Pointer.to(scratch);
         args[regions.size() + 2] = Pointer.to(workspace);
         int grid = cfg.gridFor(layout.tasks(), device.multiprocessors());
-        if (cfg.workspaceBytes(layout.tasks()) > workspaceBytes) {
+        if (cfg.workspaceBytes(layout.tasks(), device.multiprocessors()) > workspaceBytes) {
             throw new IllegalStateException(kernel.name() + " needs more workspace than the slot holds");
         }
         CudaCall.check("cuLaunchKernel(grid " + grid + ", block " + cfg.threads() + ", " + where + ")",
@@ -259,7 +287,7 @@ final class StreamSlot implements AutoCloseable {
                                     region.bytes(n), stream));
                 }
             }
-            long used = kernel.config().workspaceBytes(n);
+            long used = kernel.config().workspaceBytes(n, device.multiprocessors());
             if (used > 0) {
                 CudaCall.check("cuMemsetD8Async(wipe workspace, " + where + ")",
                         () -> JCudaDriver.cuMemsetD8Async(workspace, (byte) 0, used, stream));

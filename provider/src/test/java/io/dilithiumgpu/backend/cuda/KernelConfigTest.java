@@ -14,7 +14,7 @@ class KernelConfigTest {
         KernelConfig c = KernelConfig.fromWords(new int[] {128, 4, 50_000, 2, 9000});
         assertEquals(new KernelConfig(128, 4, 50_000, 2, 9000), c);
         assertTrue(c.needsSharedOptIn());
-        assertEquals(9000L * 7, c.workspaceBytes(7));
+        assertEquals(9000L * 7, c.workspaceBytes(7, 132));
     }
 
     @Test
@@ -55,9 +55,19 @@ class KernelConfigTest {
     }
 
     @Test
+    void workspaceCoversOnlyTheWorkersALaunchHas() {
+        KernelConfig c = new KernelConfig(128, 4, 0, 4, 1000);
+        assertEquals(3, c.workersFor(3, 132));
+        assertEquals(4 * 132 * 4, c.workersFor(100_000, 132));
+        assertEquals(4L * 132 * 4 * 1000, c.workspaceBytes(100_000, 132));
+        KernelConfig unbounded = new KernelConfig(128, 4, 0, 0, 1000);
+        assertEquals(100_000, unbounded.workersFor(100_000, 132));
+    }
+
+    @Test
     void largeBatchesDoNotOverflow() {
         KernelConfig c = new KernelConfig(32, 1, 0, 0, Integer.MAX_VALUE);
         assertEquals(Integer.MAX_VALUE, c.gridFor(Integer.MAX_VALUE, 1));
-        assertEquals(2L * Integer.MAX_VALUE, c.workspaceBytes(2));
+        assertEquals(2L * Integer.MAX_VALUE, c.workspaceBytes(2, 1));
     }
 }

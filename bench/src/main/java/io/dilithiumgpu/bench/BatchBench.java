@@ -1,0 +1,180 @@
+package io.dilithiumgpu.bench;
+
+import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.core.MuHasher;
+import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.Scheme;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+
+/**
+ * Host-to-host batches of one parameter set on one backend: {@link Backend} called with whole
+ * batches of flat byte arrays, so the timed region holds everything the backend does (for CUDA:
+ * pinned staging, transfers both ways, kernels).
+ *
+ * <p>The three stages feed each other as in real use: {@link #keyGen()} makes a distinct key pair
+ * per task from random seeds; {@link #sign()} signs a random 32-byte message per task with that
+ * task's key (μ is computed from the message before timing, since the backend contract starts at
+ * μ; rnd is random: hedged FIPS 204 signing, randomized round 3.1 signing); {@link #verify()}
+ * verifies those signatures, a few of them corrupted. Run the stages in that order.
+ *
+ * <p>The generated private keys, seeds and rnds are wiped by {@link #close()}.
+ */
+final class BatchBench implements AutoCloseable {
+    static final int MESSAGE_BYTES = 32;
+
+    private final Backend backend;
+    private final ParameterSet p;
+    private final int n;
+    private final OutputCheck check;
+    private final int samples;
+    private final SplittableRandom random;
+
+    private final byte[] seeds;
+    private final byte[] publicKeys;
+    private final byte[] privateKeys;
+    private final byte[] status;
+    private boolean keysChecked;
+    private byte[] mus;
+    private byte[] rnds;
+    private byte[] signatures;
+    private boolean signaturesChecked;
+
+    /**
+     * @param samples records per run recomputed with the reference (besides all status bytes)
+     */
+    BatchBench(Backend backend, ParameterSet p, int n, OutputCheck check, int samples, SplittableRandom random) {
+        this.backend = backend;
+        this.p = p;
+        this.n = n;
+        this.check = check;
+        this.samples = samples;
+        this.random = random;
+        seeds = randomBytes(n * ParameterSet.SEED_BYTES);
+        publicKeys = new byte[n * p.publicKeyBytes()];
+        privateKeys = new byte[n * p.privateKeyBytes()];
+        status = new byte[n];
+    }
+
+    int tasks() {
+        return n;
+    }
+
+    /** Key generation from n random seeds. */
+    Runs.TimedBatch keyGen() {
+        return new Runs.TimedBatch() {
+            @Override
+            public void prepare() {
+                keysChecked = false;
+                Arrays.fill(publicKeys, (byte) 0);
+                Arrays.fill(privateKeys, (byte) 0);
+                Arrays.fill(status, (byte) -1);
+            }
+
+            @Override
+            public void run() {
+                backend.keyGen(p, n, seeds, publicKeys, privateKeys, status);
+            }
+
+            @Override
+            public void check() throws WrongResultException {
+                check.keyGen(p, n, seeds, publicKeys, privateKeys, status, OutputCheck.sample(n, samples, random));
+                keysChecked = true;
+            }
+        };
+    }
+
+    /** Signing with the keys of the last checked {@link #keyGen()} run. */
+    Runs.TimedBatch sign() {
+        if (!keysChecked) {
+            throw new IllegalStateException("sign() needs a checked keyGen() run first");
+        }
+        if (mus == null) {
+            mus = musOfRandomMessages();
+            rnds = randomBytes(n * p.rndBytes());
+            signatures = new byte[n * p.signatureBytes()];
+        }
+        return new Runs.TimedBatch() {
+            @Override
+            public void prepare() {
+                signaturesChecked = false;
+                Arrays.fill(signatures, (byte) 0);
+                Arrays.fill(status, (byte) -1);
+            }
+
+            @Override
+            public void run() {
+                backend.sign(p, n, privateKeys, mus, rnds, signatures, status);
+            }
+
+            @Override
+            public void check() throws WrongResultException {
+                check.sign(p, n, publicKeys, privateKeys, mus, rnds, signatures, status,
+                        OutputCheck.sample(n, samples, random));
+                signaturesChecked = true;
+            }
+        };
+    }
+
+    /**
+     * Verification of the signatures of the last checked {@link #sign()} run, {@code samples} of
+     * them (at most half the batch, at least one task) corrupted; every status byte must match.
+     */
+    Runs.TimedBatch verify() {
+        if (!signaturesChecked) {
+            throw new IllegalStateException("verify() needs a checked sign() run first");
+        }
+        byte[] pks = publicKeys.clone();
+        byte[] ms = mus.clone();
+        byte[] sigs = signatures.clone();
+        int[] corrupted = OutputCheck.sample(n, Math.min(samples, Math.max(1, n / 2)), random);
+        byte[] expected = OutputCheck.corrupt(p, n, pks, ms, sigs, corrupted, random);
+        return new Runs.TimedBatch() {
+            @Override
+            public void prepare() {
+                Arrays.fill(status, (byte) -1);
+            }
+
+            @Override
+            public void run() {
+                backend.verify(p, n, pks, ms, sigs, status);
+            }
+
+            @Override
+            public void check() throws WrongResultException {
+                OutputCheck.statuses(p + " verify", status, expected, n);
+            }
+        };
+    }
+
+    /** μ = H(tr ‖ M′) of a random 32-byte message per task, tr from the task's public key. */
+    private byte[] musOfRandomMessages() {
+        byte[] messages = randomBytes(n * MESSAGE_BYTES);
+        byte[] out = new byte[n * ParameterSet.MU_BYTES];
+        int pkLen = p.publicKeyBytes();
+        byte[] noContext = new byte[0];
+        IntStream.range(0, n).parallel().forEach(i -> {
+            byte[] tr = Scheme.tr(p, publicKeys, i * pkLen);
+            byte[] mu = MuHasher.pure(p, tr, noContext).update(messages, i * MESSAGE_BYTES, MESSAGE_BYTES).finish();
+            System.arraycopy(mu, 0, out, i * ParameterSet.MU_BYTES, ParameterSet.MU_BYTES);
+        });
+        return out;
+    }
+
+    private byte[] randomBytes(int length) {
+        byte[] b = new byte[length];
+        random.nextBytes(b);
+        return b;
+    }
+
+    @Override
+    public void close() {
+        Arrays.fill(seeds, (byte) 0);
+        Arrays.fill(privateKeys, (byte) 0);
+        if (rnds != null) {
+            Arrays.fill(rnds, (byte) 0);
+        }
+    }
+}

@@ -1,0 +1,214 @@
+package io.dilithiumgpu.bench;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Concurrent callers of a blocking operation, the way a server's request handlers call
+ * {@code Signature.sign()}: virtual threads on JDK 21 and later (looked up by reflection, since
+ * the code is compiled for release 17), platform threads before.
+ *
+ * <p>Two load models:
+ * <ul>
+ *   <li>{@link #closedLoop}: a fixed number of callers, each starting its next call as soon as the
+ *       last one returns. Measures throughput at that concurrency.</li>
+ *   <li>{@link #openLoop}: calls arrive on a fixed schedule whatever the state of earlier calls.
+ *       Latency is measured from each call's scheduled arrival, so a stall counts against every
+ *       call it delayed (no coordinated omission).</li>
+ * </ul>
+ */
+final class Callers {
+    /** How long to wait for calls still running when a measurement ends. */
+    private static final long DRAIN_SECONDS = 120;
+    /** The most calls one open-loop run schedules (bounds the latency array). */
+    static final int MAX_OPEN_LOOP_CALLS = 50_000_000;
+
+    private static final Method VIRTUAL_EXECUTOR = findVirtualExecutor();
+
+    private Callers() {}
+
+    /** One caller's operation. A caller object is used by one thread at a time. */
+    interface Call {
+        void call() throws Exception;
+    }
+
+    /** Makes the state of one caller: its own {@code Signature} object, say. */
+    interface CallFactory<C extends Call> {
+        C create() throws Exception;
+    }
+
+    /** The result of a closed-loop run: the throughput and every caller, for checking afterwards. */
+    record ClosedLoopResult<C extends Call>(double opsPerSecond, long calls, List<C> callers) {}
+
+    /** {@code "virtual threads"}, or {@code "platform threads"} with the reason. */
+    static String threadKind() {
+        return VIRTUAL_EXECUTOR != null ? "virtual threads"
+                : "platform threads (virtual threads need JDK 21; this is " + Runtime.version().feature() + ")";
+    }
+
+    /** An executor that runs each task on a thread of its own (reused between tasks on JDK 17). */
+    static ExecutorService newExecutor() {
+        if (VIRTUAL_EXECUTOR != null) {
+            try {
+                return (ExecutorService) VIRTUAL_EXECUTOR.invoke(null);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("Executors.newVirtualThreadPerTaskExecutor failed", e);
+            }
+        }
+        return Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "bench-caller");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Runs {@code callers} callers, each repeating its call, for {@code warmupNanos} and then
+     * {@code measureNanos}; counts the calls that complete in the measured window.
+     *
+     * @throws Exception the first exception any call threw (no result is reported then)
+     */
+    static <C extends Call> ClosedLoopResult<C> closedLoop(int callers, CallFactory<C> factory,
+                                                           long warmupNanos, long measureNanos) throws Exception {
+        final int warmup = 0;
+        final int measure = 1;
+        final int stop = 2;
+        AtomicInteger phase = new AtomicInteger(warmup);
+        LongAdder done = new LongAdder();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CountDownLatch finished = new CountDownLatch(callers);
+        List<C> made = Collections.synchronizedList(new ArrayList<>());
+        ExecutorService executor = newExecutor();
+        long start;
+        long end;
+        try {
+            for (int i = 0; i < callers; i++) {
+                executor.execute(() -> {
+                    try {
+                        C caller = factory.create();
+                        made.add(caller);
+                        while (phase.get() != stop && failure.get() == null) {
+                            caller.call();
+                            if (phase.get() == measure) {
+                                done.increment();
+                            }
+                        }
+                    } catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                    } finally {
+                        finished.countDown();
+                    }
+                });
+            }
+            sleepNanos(warmupNanos);
+            phase.set(measure);
+            start = System.nanoTime();
+            sleepNanos(measureNanos);
+            phase.set(stop);
+            end = System.nanoTime();
+            if (!finished.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("callers still busy " + DRAIN_SECONDS + " s after the run ended");
+            }
+        } finally {
+            executor.shutdownNow();
+        }
+        rethrow(failure.get());
+        long calls = done.sum();
+        return new ClosedLoopResult<>(Stats.opsPerSecond(calls, end - start), calls, List.copyOf(made));
+    }
+
+    /**
+     * Issues calls at {@code ratePerSecond} for {@code durationNanos}, each on a thread of its own
+     * and with a caller object taken from a pool (made by {@code factory} when none is idle).
+     *
+     * @return the latency of every call in nanoseconds, from its scheduled arrival to its return,
+     *         sorted ascending
+     * @throws Exception the first exception any call threw
+     */
+    static long[] openLoop(double ratePerSecond, long durationNanos, CallFactory<? extends Call> factory)
+            throws Exception {
+        long planned = Math.round(ratePerSecond * durationNanos / 1e9);
+        if (planned < 1 || planned > MAX_OPEN_LOOP_CALLS) {
+            throw new IllegalArgumentException("open loop of " + planned + " calls: rate or duration out of range");
+        }
+        int total = (int) planned;
+        long[] latency = new long[total];
+        ConcurrentLinkedQueue<Call> idle = new ConcurrentLinkedQueue<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CountDownLatch finished = new CountDownLatch(total);
+        double interval = 1e9 / ratePerSecond;
+        ExecutorService executor = newExecutor();
+        try {
+            long origin = System.nanoTime();
+            for (int i = 0; i < total && failure.get() == null; i++) {
+                final int index = i;
+                final long due = origin + (long) (i * interval);
+                long now;
+                while ((now = System.nanoTime()) < due) {
+                    LockSupport.parkNanos(due - now);
+                }
+                executor.execute(() -> {
+                    try {
+                        Call caller = idle.poll();
+                        if (caller == null) {
+                            caller = factory.create();
+                        }
+                        caller.call();
+                        latency[index] = System.nanoTime() - due;
+                        idle.offer(caller);
+                    } catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                    } finally {
+                        finished.countDown();
+                    }
+                });
+            }
+            rethrow(failure.get());
+            if (!finished.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("calls still busy " + DRAIN_SECONDS + " s after the last arrival");
+            }
+        } finally {
+            executor.shutdownNow();
+        }
+        rethrow(failure.get());
+        Arrays.sort(latency);
+        return latency;
+    }
+
+    private static void sleepNanos(long nanos) throws InterruptedException {
+        TimeUnit.NANOSECONDS.sleep(nanos);
+    }
+
+    private static void rethrow(Throwable t) throws Exception {
+        if (t == null) {
+            return;
+        }
+        if (t instanceof Exception e) {
+            throw e;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException(t);
+    }
+
+    private static Method findVirtualExecutor() {
+        try {
+            return Executors.class.getMethod("newVirtualThreadPerTaskExecutor");
+        } catch (NoSuchMethodException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package io.dilithiumgpu.bench;
+
+import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.batch.BackendPolicy;
+import io.dilithiumgpu.batch.BackendSelector;
+import io.dilithiumgpu.batch.BatchConfig;
+import io.dilithiumgpu.kat.KatDataException;
+import io.dilithiumgpu.kat.KatDirectory;
+import io.dilithiumgpu.kat.KatFiles;
+import io.dilithiumgpu.kat.KatReport;
+import io.dilithiumgpu.kat.KatSuite;
+import io.dilithiumgpu.kat.KatSuites;
+import io.dilithiumgpu.kat.SuiteReport;
+
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.CodeSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code selftest}: every known-answer suite of {@code io.dilithiumgpu.kat} (NIST round 3.1 KATs,
+ * ACVP, Wycheproof) against one backend: the one the provider would select, or the one named by
+ * {@code --backend}. Prints the per-suite counts; exits with status 1 on any failure.
+ */
+public final class SelftestCli implements Subcommand {
+    /** Failures listed one per line before the rest are summarised. */
+    static final int LISTED_FAILURES = 20;
+    /** A vector directory shipped beside the jar or in the working directory. */
+    static final String BUNDLED = "vectors";
+
+    public static void main(String[] args) {
+        System.exit(Cli.run(new SelftestCli(), List.of(args), System.out, System.err));
+    }
+
+    @Override
+    public String name() {
+        return "selftest";
+    }
+
+    @Override
+    public String summary() {
+        return "all known-answer suites (NIST r3.1 KAT, ACVP, Wycheproof) against a backend";
+    }
+
+    @Override
+    public List<Option> options() {
+        return List.of(
+                Option.valued("backend", "auto|cpu|cuda", "backend under test (default: what the provider selects,"
+                        + " i.e. " + BatchConfig.BACKEND_PROPERTY + ", else auto)"),
+                Option.valued("kat-dir", "DIR", "vector directory with SHA256SUMS (default -Dkat.dir, "
+                        + KatDirectory.FALLBACK + " from the repository root, or ./" + BUNDLED + ")"),
+                Option.valued("out", "DIR", "also write selftest.csv there"));
+    }
+
+    @Override
+    public int run(Args args, PrintStream out) throws Exception {
+        String policy = args.choice("backend",
+                System.getProperty(BatchConfig.BACKEND_PROPERTY, BackendPolicy.AUTO.toString()), "auto", "cpu", "cuda");
+        Path dir = vectorDirectory(args);
+        Backend backend;
+        String why;
+        if (policy.equals("auto")) {
+            BackendSelector.Selection s = BackendSelector.select(BackendPolicy.AUTO);
+            backend = s.primary();
+            why = s.reason();
+        } else {
+            Backends.Opened opened = Backends.open(policy);
+            if (!opened.available()) {
+                out.println("backend " + policy + " unavailable: " + opened.unavailable());
+                return Cli.FAILED;
+            }
+            backend = opened.backend();
+            why = opened.description();
+        }
+        out.println("dilithium-gpu selftest: backend " + backend.name() + " (" + why + ")");
+        out.println("vectors: " + dir);
+
+        List<SuiteReport> reports = new ArrayList<>();
+        List<String> dataProblems = new ArrayList<>();
+        try (Backend b = backend) {
+            for (KatSuite suite : KatSuites.all(KatFiles.open(dir))) {
+                long start = System.nanoTime();
+                try {
+                    reports.add(suite.run(b));
+                } catch (KatDataException e) {
+                    dataProblems.add(suite.name() + ": " + e.getMessage());
+                }
+                System.err.printf(Locale.ROOT, "[selftest] %s done in %.1f s%n", suite.name(),
+                        (System.nanoTime() - start) / 1e9);
+            }
+        }
+        KatReport report = new KatReport(backend.name(), reports);
+        out.println();
+        out.print(report.table());
+        List<String> failures = report.failures();
+        for (int i = 0; i < Math.min(LISTED_FAILURES, failures.size()); i++) {
+            out.println("FAILED " + failures.get(i));
+        }
+        if (failures.size() > LISTED_FAILURES) {
+            out.println("... and " + (failures.size() - LISTED_FAILURES) + " more failures");
+        }
+        dataProblems.forEach(p -> out.println("NOT RUN " + p));
+        if (args.path("out").isPresent()) {
+            Path file = args.path("out").get().resolve("selftest.csv");
+            csv(backend.name(), reports).write(file);
+            out.println("wrote " + file);
+        }
+        boolean ok = failures.isEmpty() && dataProblems.isEmpty();
+        out.println(ok ? "selftest passed: " + Format.count(report.cases()) + " vectors"
+                : "selftest FAILED: " + failures.size() + " failed vectors, " + dataProblems.size() + " suites not run");
+        return ok ? Cli.OK : Cli.FAILED;
+    }
+
+    /**
+     * The vector directory: {@code --kat-dir}; else {@link KatDirectory#locate()} (the {@code kat.dir}
+     * property or {@code ../shared/kat-vectors} from the repository root); else a {@code vectors/}
+     * directory in the working directory or beside the jar.
+     */
+    static Path vectorDirectory(Args args) throws UsageException {
+        if (args.has("kat-dir")) {
+            Path dir = args.path("kat-dir").orElseThrow();
+            if (!Files.isRegularFile(dir.resolve(KatFiles.SUMS))) {
+                throw new UsageException("--kat-dir " + dir + " has no " + KatFiles.SUMS);
+            }
+            return dir;
+        }
+        try {
+            return KatDirectory.locate();
+        } catch (KatDataException notThere) {
+            for (Path candidate : bundledCandidates()) {
+                if (Files.isRegularFile(candidate.resolve(KatFiles.SUMS))) {
+                    return candidate;
+                }
+            }
+            throw new UsageException(notThere.getMessage() + "; no ./" + BUNDLED + " either: give --kat-dir DIR");
+        }
+    }
+
+    /** ./vectors, and vectors/ beside the jar when the classes come from one. */
+    private static List<Path> bundledCandidates() {
+        List<Path> out = new ArrayList<>(List.of(Path.of(BUNDLED)));
+        CodeSource source = SelftestCli.class.getProtectionDomain().getCodeSource();
+        if (source == null || source.getLocation() == null) {
+            return out;
+        }
+        try {
+            Path code = Path.of(source.getLocation().toURI());
+            if (Files.isRegularFile(code) && code.getParent() != null) {
+                out.add(code.getParent().resolve(BUNDLED));
+            }
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            return out;
+        }
+        return out;
+    }
+
+    static Csv csv(String backend, List<SuiteReport> reports) {
+        Csv csv = new Csv("backend", "suite", "cases", "passed", "rejections", "failed", "acceptable");
+        for (SuiteReport r : reports) {
+            csv.row(backend, r.suite(), r.cases(), r.passed(), r.rejections(), r.failed(), r.acceptable());
+        }
+        return csv;
+    }
+}

@@ -1,0 +1,183 @@
+package io.dilithiumgpu.bench;
+
+import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.core.ParameterSet;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * {@code throughput}: operations per second of keygen, sign and verify for each parameter set on
+ * the cuda and cpu backends, host to host, beside the project's targets and the paper's figures.
+ *
+ * <p>Each (backend, set) runs its three stages on one batch of distinct keys ({@link BatchBench});
+ * each stage reports the median of its timed runs. Every run is checked ({@link OutputCheck}); a
+ * stage whose output is wrong in any run reports no number, and the command exits with status 1.
+ */
+public final class ThroughputCli implements Subcommand {
+    static final int DEFAULT_BATCH = 10_000;
+    static final int DEFAULT_RUNS = 10;
+    static final int DEFAULT_WARMUP = 3;
+    static final int DEFAULT_SAMPLES = 8;
+    static final int QUICK_BATCH = 64;
+    static final int QUICK_RUNS = 3;
+    static final int QUICK_WARMUP = 1;
+
+    public static void main(String[] args) {
+        System.exit(Cli.run(new ThroughputCli(), List.of(args), System.out, System.err));
+    }
+
+    /** What one invocation measures. */
+    record Settings(List<String> backends, boolean backendRequested, List<ParameterSet> sets, int batch,
+                    int runs, int warmup, int samples, Path out) {
+
+        /** The options, with {@code --quick}'s smaller defaults where it is given. */
+        static Settings of(Args args) throws UsageException {
+            boolean quick = args.flag("quick");
+            String backend = args.choice("backend", quick ? "cpu" : "all", "cpu", "cuda", "all");
+            List<String> backends = backend.equals("all") ? List.of("cuda", "cpu") : List.of(backend);
+            return new Settings(backends, args.has("backend"), args.sets("sets"),
+                    args.positiveCount("batch", quick ? QUICK_BATCH : DEFAULT_BATCH),
+                    args.positiveCount("runs", quick ? QUICK_RUNS : DEFAULT_RUNS),
+                    args.count("warmup", quick ? QUICK_WARMUP : DEFAULT_WARMUP),
+                    args.positiveCount("samples", DEFAULT_SAMPLES),
+                    args.path("out").orElse(null));
+        }
+    }
+
+    /** One measured stage. */
+    record Result(String backend, ParameterSet set, Operation op, int batch, Stats.Summary summary) {}
+
+    @Override
+    public String name() {
+        return "throughput";
+    }
+
+    @Override
+    public String summary() {
+        return "host-to-host batch ops/s of keygen, sign, verify for the six sets on cuda and cpu";
+    }
+
+    @Override
+    public List<Option> options() {
+        return List.of(
+                Option.valued("backend", "cpu|cuda|all", "backends to measure (default all; cpu with --quick)"),
+                Option.valued("sets", "LIST", "parameter sets, e.g. ML-DSA-65,Dilithium3 (default all)"),
+                Option.valued("batch", "N", "tasks per batch (default 10k; " + QUICK_BATCH + " with --quick)"),
+                Option.valued("runs", "N", "timed runs per stage, median reported (default "
+                        + DEFAULT_RUNS + "; " + QUICK_RUNS + " with --quick)"),
+                Option.valued("warmup", "N", "untimed runs first (default " + DEFAULT_WARMUP + "; "
+                        + QUICK_WARMUP + " with --quick)"),
+                Option.valued("samples", "N", "records per run recomputed by the CPU core (default "
+                        + DEFAULT_SAMPLES + ")"),
+                Option.flag("quick", "a small CPU-only smoke run"),
+                Option.valued("out", "DIR", "also write throughput.csv there"));
+    }
+
+    @Override
+    public int run(Args args, PrintStream out) throws Exception {
+        Settings s = Settings.of(args);
+        out.print(header(s));
+        OutputCheck check = new OutputCheck(Reference.core());
+        SplittableRandom random = new SplittableRandom();
+        List<Result> results = new ArrayList<>();
+        int failures = 0;
+        for (String name : s.backends()) {
+            Backends.Opened opened = Backends.open(name);
+            out.println();
+            if (!opened.available()) {
+                out.println("backend " + name + ": skipped: " + opened.unavailable());
+                failures += s.backendRequested() ? 1 : 0;
+                continue;
+            }
+            out.println("backend " + name + ": " + opened.description());
+            List<String> problems = new ArrayList<>();
+            TextTable table = new TextTable("set", "op", "ops/s", "min", "max", "target", "of target", "paper");
+            try (Backend backend = opened.backend()) {
+                for (ParameterSet p : s.sets()) {
+                    long start = System.nanoTime();
+                    try (BatchBench bench = new BatchBench(backend, p, s.batch(), check, s.samples(), random)) {
+                        for (Operation op : Operation.values()) {
+                            double[] rates = Runs.measure(stage(bench, op), s.batch(), s.warmup(), s.runs());
+                            Result r = new Result(name, p, op, s.batch(), Stats.summarize(rates));
+                            results.add(r);
+                            table.row(row(r));
+                        }
+                    } catch (WrongResultException e) {
+                        problems.add("REFUSED " + p + " on " + name + ": " + e.getMessage()
+                                + " (no numbers reported for this set)");
+                    }
+                    System.err.printf(Locale.ROOT, "[throughput] %s %s done in %.1f s%n", name, p,
+                            (System.nanoTime() - start) / 1e9);
+                }
+            } catch (BackendException e) {
+                problems.add("backend " + name + " failed: " + e.getMessage());
+            }
+            if (table.rowCount() > 0) {
+                out.print(table.render());
+            }
+            problems.forEach(out::println);
+            failures += problems.size();
+        }
+        if (s.out() != null) {
+            Path file = s.out().resolve("throughput.csv");
+            csv(results).write(file);
+            out.println();
+            out.println("wrote " + file);
+        }
+        return failures == 0 ? Cli.OK : Cli.FAILED;
+    }
+
+    static Runs.TimedBatch stage(BatchBench bench, Operation op) {
+        return switch (op) {
+            case KEYGEN -> bench.keyGen();
+            case SIGN -> bench.sign();
+            case VERIFY -> bench.verify();
+        };
+    }
+
+    static String header(Settings s) {
+        return "dilithium-gpu throughput: Backend called host to host with whole batches of byte arrays"
+                + " (transfers included)\n"
+                + "batch " + Format.count(s.batch()) + " tasks, a distinct key per task, "
+                + BatchBench.MESSAGE_BYTES + "-byte messages (μ hashed before timing), random rnd\n"
+                + "median of " + Format.plural(s.runs(), "timed run") + " after " + Format.plural(s.warmup(), "warm-up run")
+                + "; every run checked: all status bytes, " + Format.plural(s.samples(), "record")
+                + " recomputed by the CPU core\n"
+                + "target: project target on one H100; paper: the paper's code on one H100"
+                + " (round-3 Dilithium of the same level)\n"
+                + Host.describe() + "\n";
+    }
+
+    static String[] row(Result r) {
+        int level = r.set().level();
+        double target = Targets.target(r.op(), level);
+        Stats.Summary s = r.summary();
+        return new String[] {
+                r.set().algorithmName(), opName(r.op()), Format.rate(s.median()), Format.rate(s.min()),
+                Format.rate(s.max()), Format.rate(target), Format.percent(s.median() / target),
+                Format.rate(Targets.paper(r.op(), level))};
+    }
+
+    static Csv csv(List<Result> results) {
+        Csv csv = new Csv("backend", "set", "level", "operation", "batch", "runs", "median_ops_per_s",
+                "min_ops_per_s", "max_ops_per_s", "target_ops_per_s", "paper_ops_per_s");
+        for (Result r : results) {
+            int level = r.set().level();
+            csv.row(r.backend(), r.set().algorithmName(), level, opName(r.op()), r.batch(), r.summary().runs(),
+                    r.summary().median(), r.summary().min(), r.summary().max(),
+                    Targets.target(r.op(), level), Targets.paper(r.op(), level));
+        }
+        return csv;
+    }
+
+    static String opName(Operation op) {
+        return op.name().toLowerCase(Locale.ROOT);
+    }
+}

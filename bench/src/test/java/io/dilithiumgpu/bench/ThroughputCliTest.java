@@ -1,0 +1,81 @@
+package io.dilithiumgpu.bench;
+
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.core.ParameterSet;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ThroughputCliTest {
+
+    private static ThroughputCli.Settings settings(String... argv) throws UsageException {
+        return ThroughputCli.Settings.of(Cli.parse(new ThroughputCli(), List.of(argv)));
+    }
+
+    @Test
+    void fullRunDefaults() throws UsageException {
+        ThroughputCli.Settings s = settings();
+        assertEquals(List.of("cuda", "cpu"), s.backends());
+        assertFalse(s.backendRequested());
+        assertEquals(List.of(ParameterSet.values()), s.sets());
+        assertEquals(10_000, s.batch());
+        assertEquals(10, s.runs());
+        assertEquals(3, s.warmup());
+        assertEquals(8, s.samples());
+        assertNull(s.out());
+    }
+
+    @Test
+    void quickIsASmallCpuRunAndExplicitOptionsWin() throws UsageException {
+        ThroughputCli.Settings q = settings("--quick");
+        assertEquals(List.of("cpu"), q.backends());
+        assertEquals(ThroughputCli.QUICK_BATCH, q.batch());
+        assertEquals(ThroughputCli.QUICK_RUNS, q.runs());
+        assertEquals(ThroughputCli.QUICK_WARMUP, q.warmup());
+
+        ThroughputCli.Settings s = settings("--quick", "--batch", "1k", "--runs", "11", "--warmup", "0",
+                "--backend", "cuda", "--sets", "ML-DSA-87", "--out", "results");
+        assertEquals(List.of("cuda"), s.backends());
+        assertTrue(s.backendRequested());
+        assertEquals(1_000, s.batch());
+        assertEquals(11, s.runs());
+        assertEquals(0, s.warmup());
+        assertEquals(List.of(ParameterSet.ML_DSA_87), s.sets());
+        assertEquals(Path.of("results"), s.out());
+    }
+
+    @Test
+    void rowShowsMedianSpreadAndTheReferencePointsOfTheLevel() {
+        ThroughputCli.Result r = new ThroughputCli.Result("cuda", ParameterSet.ML_DSA_65, Operation.SIGN, 10_000,
+                Stats.summarize(new double[] {1_000_000, 1_200_000, 1_150_000}));
+        assertArrayEquals(new String[] {"ML-DSA-65", "sign", "1,150,000", "1,000,000", "1,200,000", "1,150,000",
+                "100%", "753,000"}, ThroughputCli.row(r));
+    }
+
+    @Test
+    void csvCarriesPlainNumbers() {
+        ThroughputCli.Result r = new ThroughputCli.Result("cpu", ParameterSet.DILITHIUM2, Operation.VERIFY, 64,
+                Stats.summarize(new double[] {1500.5, 1400, 1600}));
+        String csv = ThroughputCli.csv(List.of(r)).content();
+        assertEquals("backend,set,level,operation,batch,runs,median_ops_per_s,min_ops_per_s,max_ops_per_s,"
+                + "target_ops_per_s,paper_ops_per_s\n"
+                + "cpu,Dilithium2,2,verify,64,3,1500.50,1400,1600,6500000,3660000\n", csv);
+    }
+
+    @Test
+    void headerStatesTheConditions() throws UsageException {
+        String h = ThroughputCli.header(settings("--batch", "10k", "--runs", "12"));
+        for (String part : Set.of("batch 10,000 tasks", "a distinct key per task", "32-byte messages",
+                "median of 12 timed runs after 3 warm-up runs", "every run checked")) {
+            assertTrue(h.contains(part), part + " missing from\n" + h);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/*
+ * Device level: the persistent-warp loop every entry point runs (device only).
+ *
+ * A block of BLOCK_THREADS threads fills its zeta table, then each warp is one worker: it takes
+ * the next task index from the atomic counter scratch[ABI_SCRATCH_NEXT_TASK], runs the task (a
+ * signing task keeps iterating kappa until it accepts), writes the status byte and takes the
+ * next index, until the batch is exhausted. Slow tasks therefore never hold up a whole block,
+ * and no host round trip is needed between signing iterations.
+ *
+ * Worker w uses workspace bytes [w * WS, (w + 1) * WS), WS = Task::WS_WORDS * 4; workers with
+ * w >= n exit at once, so at most min(n, grid * warps) slices are touched. Before exiting, a
+ * worker zeroes its workspace slice and its shared memory (they held secret-derived values).
+ */
+#ifndef DILITHIUMGPU_SCHEDULE_CUH
+#define DILITHIUMGPU_SCHEDULE_CUH
+
+#include "batch_abi.h"
+#include "ntt.cuh"
+#include "poly.cuh"
+#include "warp_shared.cuh"
+
+namespace dg {
+
+constexpr int BLOCK_THREADS = 128;
+constexpr int BLOCK_WARPS = BLOCK_THREADS / 32;
+constexpr int BLOCK_SHARED_BYTES = block_shared_bytes(BLOCK_WARPS);
+
+/*
+ * Blocks resident per multiprocessor, which is both the __launch_bounds__ minimum (it caps
+ * registers at 65536 / (BLOCK_THREADS * this)) and the cfg PERSISTENT factor. Parts with 100 KB
+ * of shared memory per multiprocessor (sm_86, sm_87, sm_89, sm_120, sm_121) hold two blocks.
+ */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+#define DG_BLOCKS_PER_SM 2
+#else
+#define DG_BLOCKS_PER_SM 4
+#endif
+
+#if defined(__CUDACC__)
+template <class Task>
+__device__ __forceinline__ void run_persistent(const typename Task::Args& args, uint8_t* status, int n,
+                                               uint32_t* scratch, uint8_t* workspace) {
+    extern __shared__ __align__(16) uint8_t dg_dynamic_shared[];
+    int32_t* zt = reinterpret_cast<int32_t*>(dg_dynamic_shared);
+    fill_zeta_table(zt, (int)threadIdx.x, (int)blockDim.x);
+    __syncthreads();
+
+    const int warp_in_block = (int)(threadIdx.x >> 5);
+    WarpShared& sh = reinterpret_cast<WarpShared*>(dg_dynamic_shared + ZETA_TABLE_BYTES)[warp_in_block];
+    const long long worker = (long long)blockIdx.x * (blockDim.x >> 5) + warp_in_block;
+    if (worker >= n) return;
+    int32_t* ws = reinterpret_cast<int32_t*>(workspace + worker * (long long)Task::WS_WORDS * 4);
+    const unsigned l = threadIdx.x & 31u;
+
+    for (;;) {
+        int task = 0;
+        if (l == 0) task = (int)atomicAdd(&scratch[ABI_SCRATCH_NEXT_TASK], 1u);
+        task = __shfl_sync(warp::FULL, task, 0);
+        if (task >= n) break;
+        const uint8_t st = Task::run(task, args, sh, ws, zt);
+        if (l == 0) status[task] = st;
+    }
+
+    warp_zero_words(ws, Task::WS_WORDS);
+    uint32_t* shw = reinterpret_cast<uint32_t*>(&sh);
+    for (unsigned i = l; i < sizeof(WarpShared) / 4; i += 32) shw[i] = 0;
+}
+#endif
+
+}  // namespace dg
+
+/*
+ * Defines the launch-configuration constant <op>_<tag>_cfg of entry point <op>_<tag>
+ * (batch_abi.h) for task template TASK on parameter set PARAMS.
+ */
+#define DG_DEFINE_CFG(op, tag, TASK, PARAMS)                                                  \
+    extern "C" __constant__ int32_t op##_##tag##_cfg[ABI_CFG_WORDS] = {                        \
+        dg::BLOCK_THREADS, dg::BLOCK_WARPS, dg::BLOCK_SHARED_BYTES, DG_BLOCKS_PER_SM,          \
+        dg::TASK<dg::PARAMS>::WS_WORDS * 4};
+
+/** __global__ with this file's block size and residency. */
+#define DG_ENTRY extern "C" __global__ void __launch_bounds__(dg::BLOCK_THREADS, DG_BLOCKS_PER_SM)
+
+#endif

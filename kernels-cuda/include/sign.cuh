@@ -1,0 +1,249 @@
+/*
+ * Signing of a precomputed mu for one task on one warp: FIPS 204 Algorithm 7
+ * (ML-DSA.Sign_internal) from step 6 on, and round-3.1 crypto_sign_signature after mu.
+ * Every lane of the warp calls run().
+ *
+ * rho'' is H(K || rnd || mu, 64) in FIPS 204 (rnd: 32 bytes) and the task's 64-byte rnd itself in
+ * round 3.1 (the caller passes rho' = H(K || mu) for deterministic signing).
+ *
+ * The rejection loop draws y for CANDIDATES = floor(32 / L) consecutive iterations kappa at once
+ * (one SHAKE stream per lane), then tries those iterations in order and stops at the first that
+ * passes every check. The signature is therefore exactly the reference's: that of the first
+ * accepted kappa. A key that has not produced a signature after MAX_ITERATIONS iterations
+ * (probability below 2^-300 for a well-formed key) gets ABI_STATUS_INVALID_KEY, so that a
+ * crafted key cannot hold the GPU forever.
+ *
+ * Workspace (global, per warp), int32 polynomials:
+ *   A^ (K L) | s1^ (L) | s2^ (K) | t0^ (K) | y (CANDIDATES L) | y^ (L) | w, then (HighBits, r0) (K)
+ */
+#ifndef DILITHIUMGPU_SIGN_CUH
+#define DILITHIUMGPU_SIGN_CUH
+
+#include "batch_abi.h"
+#include "expand.cuh"
+#include "keccak.cuh"
+#include "ntt.cuh"
+#include "pack.cuh"
+#include "params.cuh"
+#include "poly.cuh"
+#include "rounding.cuh"
+#include "sample.cuh"
+#include "warp_shared.cuh"
+
+namespace dg {
+
+template <class P>
+struct SignTask {
+    static constexpr int CANDIDATES = 32 / P::L;
+    static constexpr int MAX_ITERATIONS = 1000;
+
+    static constexpr int WS_A = 0;
+    static constexpr int WS_S1 = WS_A + P::K * P::L * N;
+    static constexpr int WS_S2 = WS_S1 + P::L * N;
+    static constexpr int WS_T0 = WS_S2 + P::K * N;
+    static constexpr int WS_Y = WS_T0 + P::K * N;
+    static constexpr int WS_YHAT = WS_Y + CANDIDATES * P::L * N;
+    static constexpr int WS_W = WS_YHAT + P::L * N;
+    static constexpr int WS_WORDS = WS_W + P::K * N;
+
+    struct Args {
+        const uint8_t* sks;
+        const uint8_t* mus;
+        const uint8_t* rnds;
+        uint8_t* sigs;
+    };
+
+    /** (HighBits(w), r0) in one word: a1 in bits 24..29, r0 (|r0| < 2^23) in bits 0..23. */
+    static DG_HD int32_t pack_w(int32_t a1, int32_t r0) { return (a1 << 24) | (r0 & 0xFFFFFF); }
+    static DG_HD int32_t w_high(int32_t v) { return (int32_t)((uint32_t)v >> 24); }
+    static DG_HD int32_t w_r0(int32_t v) { return (int32_t)((uint32_t)v << 8) >> 8; }
+
+    static DG_HD uint8_t run(int task, const Args& a, WarpShared& sh, int32_t* ws, const int32_t* zt) {
+        const uint8_t* sk = a.sks + (size_t)task * P::SK_BYTES;
+        const uint8_t* mu = a.mus + (size_t)task * CRH_BYTES;
+        const uint8_t* rnd = a.rnds + (size_t)task * P::RND_BYTES;
+        uint8_t* sig = a.sigs + (size_t)task * P::SIG_BYTES;
+        const int l = (int)warp::lane();
+        uint8_t* seed_bytes = reinterpret_cast<uint8_t*>(sh.seeds);
+
+        // rho and K from sk; mu at the head of the c~ message.
+        warp::sync();
+        seed_bytes[l] = sk[P::SK_RHO + l];
+        seed_bytes[SEED_BYTES + CRH_BYTES + l] = sk[P::SK_KEY + l];
+        sh.msg[l] = mu[l];
+        sh.msg[32 + l] = mu[32 + l];
+        if (P::FIPS204) {
+            // rho'' = H(K || rnd || mu, 64) (FIPS 204 Algorithm 7, step 7).
+            sh.block[l] = sk[P::SK_KEY + l];
+            sh.block[32 + l] = rnd[l];
+            sh.block[64 + l] = mu[l];
+            sh.block[96 + l] = mu[32 + l];
+            warp::sync();
+            WarpShake256 h;
+            h.init();
+            h.absorb_message(sh.block, 2 * SEED_BYTES + CRH_BYTES);
+            h.write_block(seed_bytes + SEED_BYTES, CRH_BYTES);
+        } else {
+            seed_bytes[SEED_BYTES + l] = rnd[l];
+            seed_bytes[SEED_BYTES + 32 + l] = rnd[32 + l];
+        }
+
+        // s1^, s2^, t0^ (skDecode, FIPS 204 Algorithm 25, rejecting s outside [-eta, eta]).
+        bool valid = true;
+        for (int r = 0; r < P::L + P::K; ++r) {
+            uint8_t bytes[P::ETA_BITS];
+            load_bytes<P::ETA_BITS>(sk + P::SK_S1 + r * P::POLY_ETA_BYTES + P::ETA_BITS * l, bytes);
+            int32_t c[8];
+            valid &= unpack8_eta<P::ETA, P::ETA_BITS>(bytes, c);
+            consecutive_to_strided(c, sh.x);
+            warp_ntt(c, sh.x, zt);
+            store_consecutive(ws + WS_S1 + r * N, c);
+        }
+        if (!warp::all(valid)) return ABI_STATUS_INVALID_KEY;
+        for (int i = 0; i < P::K; ++i) {
+            uint8_t bytes[D];
+            load_bytes<D>(sk + P::SK_T0 + i * POLY_T0_BYTES + D * l, bytes);
+            int32_t c[8];
+            unpack8_signed<D>(bytes, 1 << (D - 1), c);
+            consecutive_to_strided(c, sh.x);
+            warp_ntt(c, sh.x, zt);
+            store_consecutive(ws + WS_T0 + i * N, c);
+        }
+        warp::sync();
+
+        DG_NO_UNROLL
+        for (int it0 = 0; it0 < MAX_ITERATIONS; it0 += CANDIDATES) {
+            run_lane_streams<P>(SignStreams<P>{it0 == 0 ? ws + WS_A : nullptr, ws + WS_Y, it0, CANDIDATES},
+                                sh.seeds, sh.stage);
+            DG_NO_UNROLL
+            for (int c = 0; c < CANDIDATES; ++c) {
+                if (attempt(ws + WS_Y + c * P::L * N, sig, sh, ws, zt)) return ABI_STATUS_OK;
+            }
+        }
+        return ABI_STATUS_INVALID_KEY;
+    }
+
+    /** One iteration of the rejection loop for the y at `y`; writes sig and returns true on accept. */
+    static DG_HD bool attempt(const int32_t* y, uint8_t* sig, WarpShared& sh, int32_t* ws, const int32_t* zt) {
+        const int l = (int)warp::lane();
+
+        // y^ = NTT(y).
+        for (int j = 0; j < P::L; ++j) {
+            int32_t r[8];
+            load_strided(y + j * N, r);
+            warp_ntt(r, sh.x, zt);
+            store_consecutive(ws + WS_YHAT + j * N, r);
+        }
+
+        // w = NTT^-1(A^ o y^); w1 = HighBits(w) packed after mu.
+        for (int i = 0; i < P::K; ++i) {
+            int32_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            for (int j = 0; j < P::L; ++j) {
+                int32_t av[8], yv[8];
+                load_consecutive(ws + WS_A + (i * P::L + j) * N, av);
+                load_consecutive(ws + WS_YHAT + j * N, yv);
+                DG_UNROLL
+                for (int m = 0; m < 8; ++m) acc[m] += montmul(av[m], yv[m]);
+            }
+            reduce32_all(acc);
+            warp_invntt_tomont(acc, sh.x, zt);
+            caddq_all(acc);
+            store_strided(ws + WS_W + i * N, acc);
+            DG_UNROLL
+            for (int m = 0; m < 8; ++m) acc[m] = highbits<P::GAMMA2>(acc[m]);
+            strided_to_consecutive(acc, sh.x);
+            store_packed<P::W1_BITS>(sh.msg + CRH_BYTES + i * P::POLY_W1_BYTES, acc);
+        }
+        warp::sync();
+
+        // c~ = H(mu || w1Encode(w1), lambda/4); c = SampleInBall(c~); c^ = NTT(c).
+        {
+            WarpShake256 h;
+            h.init();
+            h.absorb_message(sh.msg, CRH_BYTES + P::W1_PACKED_BYTES);
+            h.write_block(sh.ctilde, P::CTILDE_BYTES);
+        }
+        warp::sync();
+        warp_sample_in_ball<P::TAU>(sh.x, sh.block, sh.ctilde, P::CTILDE_BYTES);
+        int32_t chat[8];
+        DG_UNROLL
+        for (int j = 0; j < 8; ++j) chat[j] = sh.x[l + 32 * j];
+        warp_ntt(chat, sh.x, zt);
+
+        // z = y + NTT^-1(c^ o s1^), ||z|| < gamma1 - beta; packed into sig as it goes.
+        for (int j = 0; j < P::L; ++j) {
+            int32_t t[8], s[8], yv[8];
+            load_consecutive(ws + WS_S1 + j * N, s);
+            pointwise_montgomery(t, chat, s);
+            warp_invntt_tomont(t, sh.x, zt);
+            load_strided(y + j * N, yv);
+            DG_UNROLL
+            for (int m = 0; m < 8; ++m) t[m] = reduce32(t[m] + yv[m]);
+            if (warp_norm_exceeds(t, P::GAMMA1 - P::BETA)) return false;
+            strided_to_consecutive(t, sh.x);
+            DG_UNROLL
+            for (int m = 0; m < 8; ++m) t[m] = P::GAMMA1 - t[m];
+            store_packed<P::Z_BITS>(sig + P::SIG_Z + j * P::POLY_Z_BYTES, t);
+        }
+
+        // r0 = LowBits(w - c s2), ||r0|| < gamma2 - beta. Keep (HighBits(w), r0) for the hints.
+        for (int i = 0; i < P::K; ++i) {
+            int32_t t[8], s[8], w[8];
+            load_consecutive(ws + WS_S2 + i * N, s);
+            pointwise_montgomery(t, chat, s);
+            warp_invntt_tomont(t, sh.x, zt);
+            load_strided(ws + WS_W + i * N, w);
+            bool big = false;
+            DG_UNROLL
+            for (int m = 0; m < 8; ++m) {
+                int32_t w0;
+                const int32_t w1 = decompose<P::GAMMA2>(&w0, w[m]);
+                const int32_t r0 = reduce32(w0 - t[m]);
+                big |= abs32(r0) >= P::GAMMA2 - P::BETA;
+                w[m] = pack_w(w1, r0);
+            }
+            if (warp::any(big)) return false;
+            store_strided(ws + WS_W + i * N, w);
+        }
+
+        // ||c t0|| < gamma2; h = MakeHint(-c t0, w - c s2 + c t0); at most omega ones.
+        int ones = 0;
+        for (int i = 0; i < P::K; ++i) {
+            int32_t t[8], s[8], w[8];
+            load_consecutive(ws + WS_T0 + i * N, s);
+            pointwise_montgomery(t, chat, s);
+            warp_invntt_tomont(t, sh.x, zt);
+            reduce32_all(t);
+            if (warp_norm_exceeds(t, P::GAMMA2)) return false;
+            load_strided(ws + WS_W + i * N, w);
+            DG_UNROLL
+            for (int m = 0; m < 8; ++m) {
+                const uint32_t bits = warp::ballot(make_hint<P::GAMMA2>(w_r0(w[m]) + t[m], w_high(w[m])) != 0);
+                ones += warp::popc(bits);
+                if (l == 0) sh.hint[8 * i + m] = bits;
+            }
+        }
+        if (ones > P::OMEGA) return false;
+
+        // Accepted: c~ and the hint encoding (HintBitPack, FIPS 204 Algorithm 20).
+        warp::sync();
+        for (int i = l; i < P::CTILDE_BYTES; i += 32) sig[i] = sh.ctilde[i];
+        uint8_t* hs = sig + P::SIG_H;
+        int filled = 0;
+        for (int i = 0; i < P::K; ++i) {
+            DG_UNROLL
+            for (int m = 0; m < 8; ++m) {
+                const uint32_t bits = sh.hint[8 * i + m];
+                if ((bits >> l) & 1u) hs[filled + warp::popc(bits & warp::lanes_below())] = (uint8_t)(l + 32 * m);
+                filled += warp::popc(bits);
+            }
+            if (l == 0) hs[P::OMEGA + i] = (uint8_t)filled;
+        }
+        for (int p = filled + l; p < P::OMEGA; p += 32) hs[p] = 0;
+        return true;
+    }
+};
+
+}  // namespace dg
+
+#endif

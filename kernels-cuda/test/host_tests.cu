@@ -1,0 +1,534 @@
+/*
+ * Host tests of the kernel sources: every __host__ __device__ helper against the specification
+ * formulas and Python's hashlib, the warp-level routines under the SIMT emulator against the
+ * thread-level references, and whole keygen/sign/verify tasks (the kernels' own task code,
+ * emulated) against the known-answer vectors and a plain reference implementation.
+ *
+ * Usage: host_tests <vectors.txt> [tasks per (op, set) for the emulated KAT pass, default 2]
+ * Exit status 0 only when every check passed. Built by test/build-host-tests.sh.
+ */
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../include/keygen.cuh"
+#include "../include/sign.cuh"
+#include "../include/verify.cuh"
+#include "ref_scheme.h"
+#include "simt_host.h"
+#include "vectors.h"
+
+using namespace dg;
+using dgtest::Bytes;
+using dgtest::Record;
+
+namespace {
+
+int g_checks = 0, g_failures = 0;
+
+#define CHECK(cond, ...)                                            \
+    do {                                                            \
+        ++g_checks;                                                 \
+        if (!(cond)) {                                              \
+            ++g_failures;                                           \
+            if (g_failures <= 40) {                                 \
+                std::fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+                std::fprintf(stderr, __VA_ARGS__);                  \
+                std::fprintf(stderr, "\n");                         \
+            }                                                       \
+        }                                                           \
+    } while (0)
+
+std::mt19937_64 rng(20240813);
+
+uint32_t rand32() { return (uint32_t)rng(); }
+
+int32_t mod_q(int64_t a) {
+    int64_t r = a % Q;
+    return (int32_t)(r < 0 ? r + Q : r);
+}
+
+/** The block's zeta table as the kernels build it. */
+const int32_t* zeta_table() {
+    static int32_t zt[N];
+    static bool filled = false;
+    if (!filled) {
+        fill_zeta_table(zt, 0, 1);
+        filled = true;
+    }
+    return zt;
+}
+
+WarpShared& warp_shared() {
+    static WarpShared* sh = new WarpShared();
+    return *sh;
+}
+
+// ---------------------------------------------------------------- Keccak / SHAKE
+
+void test_shake(const std::vector<Record>& vectors) {
+    int n = 0;
+    for (const Record& r : vectors) {
+        if (r.op != "shake") continue;
+        Bytes out(r.b.size());
+        if (r.shake_bits == 128) {
+            Shake128 h;
+            h.init();
+            h.absorb(r.a.data(), r.a.size());
+            h.finalize();
+            h.squeeze(out.data(), out.size());
+        } else {
+            shake256(out.data(), out.size(), r.a.data(), r.a.size());
+            // The warp sponge: absorb, then blocks of output.
+            Bytes wout(((r.b.size() + SHAKE256_RATE - 1) / SHAKE256_RATE) * SHAKE256_RATE);
+            Bytes msg = r.a;
+            dgtest::run_warp([&] {
+                WarpShake256 w;
+                w.init();
+                w.absorb_message(msg.data(), (int)msg.size());
+                for (size_t off = 0; off < wout.size(); off += SHAKE256_RATE) {
+                    if (off) w.permute();
+                    w.write_block(wout.data() + off, SHAKE256_RATE);
+                }
+            });
+            CHECK(std::equal(r.b.begin(), r.b.end(), wout.begin()), "WarpShake256 len %zu", r.a.size());
+        }
+        CHECK(out == r.b, "SHAKE%d len %zu", r.shake_bits, r.a.size());
+        ++n;
+    }
+    CHECK(n >= 100, "shake vectors present (%d)", n);
+    std::printf("  shake: %d vectors (thread and warp sponges)\n", n);
+}
+
+// ---------------------------------------------------------------- reductions
+
+void test_reduce() {
+    // montgomery_reduce: r = a 2^-32 mod q and |r| <= q/2 + |a|/2^32 + 1 on random and extreme a, |a| < 2^31 q.
+    const int64_t lim = (int64_t)Q << 31;
+    std::vector<int64_t> as = {0, 1, -1, lim - 1, -lim + 1, (int64_t)Q * Q, -(int64_t)Q * Q};
+    for (int i = 0; i < 200000; ++i) as.push_back((int64_t)(rng() % (uint64_t)(2 * lim - 1)) - lim + 1);
+    bool ok = true;
+    for (int64_t a : as) {
+        const int32_t r = montgomery_reduce(a);
+        const __int128 lhs = (__int128)r * ((__int128)1 << 32) - a;
+        const int64_t bound = Q / 2 + (int64_t)((a < 0 ? -a : a) >> 32) + 1;
+        ok &= (lhs % Q == 0) && (r <= bound) && (r >= -bound) && r > -Q && r < Q;
+    }
+    CHECK(ok, "montgomery_reduce contract");
+    // reduce32 over its whole input range (every 3rd value, plus the ends), caddq, freeze.
+    ok = true;
+    for (int64_t a = INT32_MIN + (1 << 22); a <= INT32_MAX - (1 << 22) - 1; a += 3) {
+        const int32_t r = reduce32((int32_t)a);
+        ok &= r >= -6283009 && r <= 6283007 && mod_q(r) == mod_q(a);
+    }
+    for (int32_t a : {INT32_MAX - (1 << 22) - 1, INT32_MIN + (1 << 22)}) {
+        const int32_t r = reduce32(a);
+        ok &= r >= -6283009 && r <= 6283007 && mod_q(r) == mod_q(a);
+    }
+    CHECK(ok, "reduce32 range");
+    ok = true;
+    for (int32_t a = -Q + 1; a < Q; ++a) ok &= caddq(a) == mod_q(a);
+    for (int i = 0; i < 1000000; ++i) {
+        const int32_t a = (int32_t)(rand32() % ((1u << 31) - (1u << 23))) - (1 << 30);
+        ok &= freeze(a) == mod_q(a);
+    }
+    CHECK(ok, "caddq and freeze");
+    CHECK(montmul(MONT, 1) == 1 && ((uint32_t)QINV * (uint32_t)Q) == 1u && mod_q(MONT) == mod_q(((int64_t)1 << 32) % Q),
+          "constants");
+    std::printf("  reduce: montgomery_reduce, reduce32 (whole range), caddq, freeze\n");
+}
+
+// ---------------------------------------------------------------- NTT
+
+void random_poly(int32_t* a, int32_t bound) {
+    for (int i = 0; i < N; ++i) a[i] = (int32_t)(rand32() % (2u * bound + 1)) - bound;
+}
+
+void test_ntt() {
+    // Table: zetas[i] = 2^32 * 1753^brv(i) mod q.
+    bool ok = true;
+    for (int i = 0; i < N; ++i) {
+        int br = 0;
+        for (int b = 0; b < 8; ++b) br |= ((i >> b) & 1) << (7 - b);
+        int64_t p = 1;
+        for (int e = 0; e < br; ++e) p = p * 1753 % Q;
+        ok &= mod_q(zeta(i)) == mod_q(p * (((int64_t)1 << 32) % Q)) && zeta(i) > -Q / 2 - 1 && zeta(i) <= Q / 2;
+    }
+    CHECK(ok, "zeta table");
+    // NTT multiplication equals the negacyclic product.
+    for (int t = 0; t < 20; ++t) {
+        int32_t a[N], b[N], c[N];
+        random_poly(a, Q - 1);
+        random_poly(b, 1 << 19);
+        int64_t school[N] = {0};
+        for (int i = 0; i < N; ++i)
+            for (int j = 0; j < N; ++j) {
+                const int64_t p = (int64_t)a[i] * b[j] % Q;
+                if (i + j < N) school[i + j] += p; else school[i + j - N] -= p;
+            }
+        ntt_ref(a);
+        ntt_ref(b);
+        for (int i = 0; i < N; ++i) c[i] = montmul(a[i], b[i]);
+        invntt_tomont_ref(c);
+        bool eq = true;
+        for (int i = 0; i < N; ++i) eq &= mod_q(c[i]) == mod_q(school[i]) && c[i] > -Q && c[i] < Q;
+        CHECK(eq, "NTT product %d", t);
+    }
+    // Warp transforms (emulated) are bit-identical to the thread-level ones.
+    for (int t = 0; t < 8; ++t) {
+        int32_t a[N], ahat[N], back[N];
+        random_poly(a, t < 4 ? Q - 1 : (1 << 19));
+        std::memcpy(ahat, a, sizeof a);
+        ntt_ref(ahat);
+        int32_t warp_hat[N], warp_back[N];
+        dgtest::run_warp([&] {
+            const int l = (int)warp::lane();
+            int32_t r[8];
+            for (int j = 0; j < 8; ++j) r[j] = a[l + 32 * j];
+            warp_ntt(r, warp_shared().x, zeta_table());
+            for (int j = 0; j < 8; ++j) warp_hat[8 * l + j] = r[j];
+            for (int j = 0; j < 8; ++j) r[j] = reduce32(r[j]);
+            warp_invntt_tomont(r, warp_shared().x, zeta_table());
+            for (int j = 0; j < 8; ++j) warp_back[l + 32 * j] = r[j];
+        });
+        for (int i = 0; i < N; ++i) back[i] = reduce32(ahat[i]);
+        invntt_tomont_ref(back);
+        CHECK(std::memcmp(warp_hat, ahat, sizeof ahat) == 0, "warp_ntt == ntt_ref (%d)", t);
+        CHECK(std::memcmp(warp_back, back, sizeof back) == 0, "warp_invntt == invntt_ref (%d)", t);
+        bool round = true;
+        for (int i = 0; i < N; ++i) round &= mod_q(warp_back[i]) == mod_q((int64_t)a[i] * (((int64_t)1 << 32) % Q));
+        CHECK(round, "invntt(ntt(a)) = a * 2^32 (%d)", t);
+    }
+    std::printf("  ntt: table, products vs schoolbook, warp == thread level\n");
+}
+
+// ---------------------------------------------------------------- rounding
+
+int32_t mod_pm(int32_t a, int32_t m) {  // centered: (-m/2, m/2]
+    int32_t r = a % m;
+    if (r < 0) r += m;
+    if (r > m / 2) r -= m;
+    return r;
+}
+
+template <int GAMMA2>
+void rounding_for() {
+    bool ok_d = true, ok_u = true, ok_m = true;
+    const int32_t m = (Q - 1) / (2 * GAMMA2);
+    for (int32_t r = 0; r < Q; ++r) {
+        // Decompose, FIPS 204 Algorithm 36.
+        int32_t r0 = mod_pm(r, 2 * GAMMA2), r1;
+        if (r - r0 == Q - 1) { r1 = 0; r0 -= 1; } else { r1 = (r - r0) / (2 * GAMMA2); }
+        int32_t a0;
+        const int32_t a1 = decompose<GAMMA2>(&a0, r);
+        ok_d &= a1 == r1 && a0 == r0;
+        // UseHint, FIPS 204 Algorithm 40.
+        const int32_t up = r0 > 0 ? (r1 + 1) % m : (r1 - 1 + m) % m;
+        ok_u &= use_hint<GAMMA2>(r, 0) == r1 && use_hint<GAMMA2>(r, 1) == up;
+    }
+    // MakeHint in the reference's form agrees with Algorithm 39 and UseHint recovers HighBits(r + z).
+    for (int i = 0; i < 2000000; ++i) {
+        const int32_t r = (int32_t)(rand32() % Q);
+        const int32_t z = (int32_t)(rand32() % (2 * GAMMA2 + 1)) - GAMMA2;
+        const int32_t rz = mod_q((int64_t)r + z);
+        const int32_t h_spec = highbits<GAMMA2>(r) != highbits<GAMMA2>(rz);
+        // The signer's form: a0 = LowBits(r + z) - z ... expressed through w - cs2 + ct0 = r + z... so
+        // with v = r + z (as w - c s2 + c t0) and -z (as -c t0): hint = MakeHint(-z', v) where
+        // HighBits(v) vs HighBits(v - z'). Check the reference identity on decompose(v - z').
+        int32_t lo;
+        const int32_t hi = decompose<GAMMA2>(&lo, r);
+        (void)hi;
+        ok_m &= use_hint<GAMMA2>(r, h_spec) == highbits<GAMMA2>(rz);
+    }
+    CHECK(ok_d, "decompose gamma2=%d", GAMMA2);
+    CHECK(ok_u, "use_hint gamma2=%d", GAMMA2);
+    CHECK(ok_m, "UseHint(MakeHint(z, r), r) = HighBits(r + z), gamma2=%d", GAMMA2);
+}
+
+void test_rounding() {
+    bool ok = true;
+    for (int32_t r = 0; r < Q; ++r) {
+        const int32_t r0 = mod_pm(r, 1 << D);
+        int32_t a0;
+        const int32_t a1 = power2round(&a0, r);
+        ok &= a0 == (r0 == (1 << (D - 1)) ? r0 : r0) && a1 == (r - r0) >> D && a0 > -(1 << (D - 1)) - 1;
+    }
+    CHECK(ok, "power2round");
+    rounding_for<(Q - 1) / 88>();
+    rounding_for<(Q - 1) / 32>();
+    // The signer's MakeHint form (reference make_hint on the low part) equals Algorithm 39
+    // on the inputs it sees: a0 = LowBits(w) - c s2 + c t0 with the checks passed.
+    bool okh = true;
+    for (int i = 0; i < 2000000; ++i) {
+        const int32_t g2 = (i & 1) ? (Q - 1) / 32 : (Q - 1) / 88;
+        const int32_t w = (int32_t)(rand32() % Q);
+        const int32_t beta = (i & 1) ? 196 : 78;
+        const int32_t cs2 = (int32_t)(rand32() % (2 * beta + 1)) - beta;
+        const int32_t ct0 = (int32_t)(rand32() % (2 * g2 - 1)) - (g2 - 1);
+        int32_t w0, w1;
+        if (g2 == (Q - 1) / 32) w1 = decompose<(Q - 1) / 32>(&w0, w); else w1 = decompose<(Q - 1) / 88>(&w0, w);
+        const int32_t r0 = w0 - cs2;
+        if (r0 >= g2 - beta || r0 <= -(g2 - beta)) continue;  // signer rejects
+        const int32_t v = mod_q((int64_t)w - cs2 + ct0);      // w - c s2 + c t0
+        const int32_t vz = mod_q((int64_t)v - ct0);           // v + (-c t0)
+        int32_t h_ref, h_spec;
+        if (g2 == (Q - 1) / 32) {
+            h_ref = make_hint<(Q - 1) / 32>(r0 + ct0, w1);
+            h_spec = highbits<(Q - 1) / 32>(v) != highbits<(Q - 1) / 32>(vz);
+        } else {
+            h_ref = make_hint<(Q - 1) / 88>(r0 + ct0, w1);
+            h_spec = highbits<(Q - 1) / 88>(v) != highbits<(Q - 1) / 88>(vz);
+        }
+        okh &= h_ref == h_spec;
+    }
+    CHECK(okh, "make_hint (reference form) == MakeHint (FIPS 204 Algorithm 39)");
+    std::printf("  rounding: power2round, decompose, use_hint over [0, q); make_hint\n");
+}
+
+// ---------------------------------------------------------------- packing
+
+template <int BITS>
+void pack_for() {
+    bool ok = true;
+    for (int t = 0; t < 20000; ++t) {
+        uint32_t v[8];
+        for (int i = 0; i < 8; ++i) v[i] = rand32() & ((1u << BITS) - 1);
+        uint8_t out[BITS];
+        pack8<BITS>(v, out);
+        // FIPS 204 SimpleBitPack: bit j of value i is bit i*BITS + j of the string, bytes little-endian.
+        for (int bit = 0; bit < 8 * BITS; ++bit) {
+            const int i = bit / BITS, j = bit % BITS;
+            ok &= ((out[bit / 8] >> (bit % 8)) & 1) == ((v[i] >> j) & 1);
+        }
+        uint32_t back[8];
+        unpack8<BITS>(out, back);
+        for (int i = 0; i < 8; ++i) ok &= back[i] == v[i];
+    }
+    CHECK(ok, "pack8/unpack8 %d bits", BITS);
+}
+
+void test_pack() {
+    pack_for<3>();
+    pack_for<4>();
+    pack_for<6>();
+    pack_for<10>();
+    pack_for<13>();
+    pack_for<18>();
+    pack_for<20>();
+    // eta decoding flags out-of-range values.
+    uint8_t b3[3] = {0xFF, 0xFF, 0xFF};
+    int32_t c[8];
+    CHECK((!unpack8_eta<2, 3>(b3, c)), "eta 2 rejects 7");
+    uint8_t b3ok[3] = {0x24, 0x49, 0x92};  // all values 4 -> c = -2
+    CHECK((unpack8_eta<2, 3>(b3ok, c) && c[0] == -2 && c[7] == -2), "eta 2 accepts 4");
+    uint8_t b4[4] = {0x88, 0x88, 0x88, 0x89};
+    CHECK((!unpack8_eta<4, 4>(b4, c)), "eta 4 rejects 9");
+    std::printf("  pack: 3 4 6 10 13 18 20 bits vs SimpleBitPack; eta range checks\n");
+}
+
+// ---------------------------------------------------------------- lane streams, SampleInBall
+
+template <class P>
+void streams_for(const char* name) {
+    uint8_t rho[32], rhop[64];
+    for (auto& b : rho) b = (uint8_t)rng();
+    for (auto& b : rhop) b = (uint8_t)rng();
+    std::vector<int32_t> ws((P::K * P::L + P::K + P::L) * N + 32 * P::L * N);
+    WarpShared& sh = warp_shared();
+    std::memcpy(sh.seeds, rho, 32);
+    std::memcpy(reinterpret_cast<uint8_t*>(sh.seeds) + 32, rhop, 64);
+    int32_t* a_hat = ws.data();
+    int32_t* s = a_hat + P::K * P::L * N;
+    int32_t* y = s + (P::K + P::L) * N;
+    dgtest::run_warp([&] { run_lane_streams<P>(KeygenStreams<P>{a_hat, s}, sh.seeds, sh.stage); });
+    const int it0 = 3;
+    dgtest::run_warp([&] {
+        run_lane_streams<P>(SignStreams<P>{nullptr, y, it0, SignTask<P>::CANDIDATES}, sh.seeds, sh.stage);
+    });
+    const auto ref_a = dgtest::RefScheme<P>::expand_a(rho);
+    bool ok = true;
+    for (int i = 0; i < P::K * P::L; ++i) ok &= std::memcmp(ref_a[i].c, a_hat + i * N, N * 4) == 0;
+    CHECK(ok, "%s ExpandA lane streams", name);
+    ok = true;
+    for (int r = 0; r < P::K + P::L; ++r) {
+        const auto p = dgtest::RefScheme<P>::expand_eta(rhop, r);
+        ok &= std::memcmp(p.c, s + r * N, N * 4) == 0;
+    }
+    CHECK(ok, "%s ExpandS lane streams", name);
+    ok = true;
+    for (int v = 0; v < SignTask<P>::CANDIDATES * P::L; ++v) {
+        const auto p = dgtest::RefScheme<P>::expand_mask(rhop, it0 * P::L + v);
+        ok &= std::memcmp(p.c, y + v * N, N * 4) == 0;
+    }
+    CHECK(ok, "%s ExpandMask lane streams", name);
+    // SampleInBall, warp vs thread.
+    for (int t = 0; t < 20; ++t) {
+        uint8_t ct[64];
+        for (auto& b : ct) b = (uint8_t)rng();
+        int32_t ref[N];
+        sample_in_ball_ref<P::TAU>(ref, ct, P::CTILDE_BYTES);
+        std::memcpy(sh.ctilde, ct, 64);
+        dgtest::run_warp([&] { warp_sample_in_ball<P::TAU>(sh.x, sh.block, sh.ctilde, P::CTILDE_BYTES); });
+        CHECK(std::memcmp(ref, sh.x, sizeof ref) == 0, "%s SampleInBall warp == thread", name);
+        int weight = 0;
+        for (int i = 0; i < N; ++i) weight += ref[i] != 0;
+        CHECK(weight == P::TAU, "%s SampleInBall weight", name);
+    }
+}
+
+void test_streams() {
+    streams_for<Dilithium2>("Dilithium2");
+    streams_for<MlDsa65>("ML-DSA-65");
+    streams_for<MlDsa87>("ML-DSA-87");
+    std::printf("  expand: ExpandA/ExpandS/ExpandMask lane streams and SampleInBall vs references\n");
+}
+
+// ---------------------------------------------------------------- whole tasks
+
+template <class F>
+bool with_set(const std::string& tag, F f) {
+    if (tag == "dilithium2") f(Dilithium2{});
+    else if (tag == "dilithium3") f(Dilithium3{});
+    else if (tag == "dilithium5") f(Dilithium5{});
+    else if (tag == "mldsa44") f(MlDsa44{});
+    else if (tag == "mldsa65") f(MlDsa65{});
+    else if (tag == "mldsa87") f(MlDsa87{});
+    else return false;
+    return true;
+}
+
+template <class Task>
+uint8_t emulate(const typename Task::Args& args, int task = 0) {
+    static std::vector<int32_t> ws;
+    ws.assign(Task::WS_WORDS, 0x5A5A5A5A);
+    uint8_t status = 0xEE;
+    dgtest::run_warp([&] {
+        const uint8_t s = Task::run(task, args, warp_shared(), ws.data(), zeta_table());
+        if (warp::lane() == 0) status = s;
+    });
+    return status;
+}
+
+struct Tally {
+    int run = 0, pass = 0;
+};
+
+/** The plain reference against every vector. */
+void test_reference(const std::vector<Record>& vectors) {
+    std::map<std::string, Tally> tally;
+    for (const Record& r : vectors) {
+        if (r.op == "shake") continue;
+        with_set(r.set, [&](auto p) {
+            using P = decltype(p);
+            using Ref = dgtest::RefScheme<P>;
+            Tally& t = tally[r.op + " " + r.set];
+            ++t.run;
+            bool ok = false;
+            if (r.op == "keygen") {
+                Bytes pk(P::PK_BYTES), sk(P::SK_BYTES);
+                Ref::keygen(r.a.data(), pk.data(), sk.data());
+                ok = pk == r.b && (r.c.empty() || sk == r.c);
+            } else if (r.op == "sign") {
+                Bytes sig(P::SIG_BYTES);
+                const uint8_t st = Ref::sign(r.a.data(), r.b.data(), r.c.data(), sig.data());
+                ok = st == r.status && (st != ABI_STATUS_OK || sig == r.d);
+            } else {
+                ok = Ref::verify(r.a.data(), r.b.data(), r.c.data()) == (r.status == 0);
+            }
+            t.pass += ok;
+            CHECK(ok, "reference %s %s %s", r.op.c_str(), r.set.c_str(), r.source.c_str());
+        });
+    }
+    for (auto& [k, t] : tally) std::printf("  reference %-18s %4d/%d\n", k.c_str(), t.pass, t.run);
+}
+
+/** The kernels' task code, emulated, against the first `per_group` vectors of each (op, set). */
+void test_tasks(const std::vector<Record>& vectors, int per_group) {
+    std::map<std::string, Tally> tally;
+    for (const Record& r : vectors) {
+        if (r.op == "shake") continue;
+        Tally& t = tally[r.op + " " + r.set];
+        if (t.run >= per_group) continue;
+        with_set(r.set, [&](auto p) {
+            using P = decltype(p);
+            ++t.run;
+            bool ok = false;
+            if (r.op == "keygen") {
+                Bytes pk(P::PK_BYTES, 0xCC), sk(P::SK_BYTES, 0xCC);
+                const uint8_t st = emulate<KeygenTask<P>>({r.a.data(), pk.data(), sk.data()});
+                ok = st == ABI_STATUS_OK && pk == r.b && (r.c.empty() || sk == r.c);
+            } else if (r.op == "sign") {
+                Bytes sig(P::SIG_BYTES, 0xCC);
+                const uint8_t st = emulate<SignTask<P>>({r.a.data(), r.b.data(), r.c.data(), sig.data()});
+                ok = st == r.status && (st != ABI_STATUS_OK || sig == r.d);
+            } else {
+                const uint8_t st = emulate<VerifyTask<P>>({r.a.data(), r.b.data(), r.c.data()});
+                ok = st == r.status;
+            }
+            t.pass += ok;
+            CHECK(ok, "emulated task %s %s %s", r.op.c_str(), r.set.c_str(), r.source.c_str());
+        });
+    }
+    for (auto& [k, t] : tally) std::printf("  emulated %-18s %4d/%d\n", k.c_str(), t.pass, t.run);
+}
+
+/** Random differential: emulated tasks == reference on fresh keys, and sign -> verify round trips. */
+template <class P>
+void differential_for(const char* name, int rounds) {
+    using Ref = dgtest::RefScheme<P>;
+    int agree = 0;
+    for (int t = 0; t < rounds; ++t) {
+        Bytes seed(32), mu(64), rnd(P::RND_BYTES);
+        for (auto& b : seed) b = (uint8_t)rng();
+        for (auto& b : mu) b = (uint8_t)rng();
+        for (auto& b : rnd) b = (uint8_t)rng();
+        Bytes pk(P::PK_BYTES), sk(P::SK_BYTES), rpk(P::PK_BYTES), rsk(P::SK_BYTES);
+        emulate<KeygenTask<P>>({seed.data(), pk.data(), sk.data()});
+        Ref::keygen(seed.data(), rpk.data(), rsk.data());
+        Bytes sig(P::SIG_BYTES), rsig(P::SIG_BYTES);
+        const uint8_t st = emulate<SignTask<P>>({sk.data(), mu.data(), rnd.data(), sig.data()});
+        Ref::sign(rsk.data(), mu.data(), rnd.data(), rsig.data());
+        const uint8_t v = emulate<VerifyTask<P>>({pk.data(), mu.data(), sig.data()});
+        Bytes bad = sig;
+        bad[P::SIG_Z + (t * 37) % (P::SIG_H - P::SIG_Z)] ^= (uint8_t)(1u << (t & 7));
+        const uint8_t vb = emulate<VerifyTask<P>>({pk.data(), mu.data(), bad.data()});
+        const bool ok = pk == rpk && sk == rsk && st == ABI_STATUS_OK && sig == rsig && v == ABI_STATUS_OK &&
+                        vb == ABI_STATUS_REJECTED;
+        agree += ok;
+        CHECK(ok, "differential %s round %d", name, t);
+    }
+    std::printf("  differential %-11s %d/%d (keygen, sign, verify, tampered verify)\n", name, agree, rounds);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: %s <vectors.txt> [emulated tasks per group]\n", argv[0]);
+        return 2;
+    }
+    const int per_group = argc > 2 ? std::atoi(argv[2]) : 2;
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<Record> vectors = dgtest::read_vectors(argv[1]);
+    std::printf("host tests (%zu vector records)\n", vectors.size());
+    test_shake(vectors);
+    test_reduce();
+    test_ntt();
+    test_rounding();
+    test_pack();
+    test_streams();
+    test_reference(vectors);
+    test_tasks(vectors, per_group);
+    differential_for<Dilithium2>("Dilithium2", 2);
+    differential_for<Dilithium3>("Dilithium3", 1);
+    differential_for<MlDsa44>("ML-DSA-44", 2);
+    differential_for<MlDsa87>("ML-DSA-87", 1);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("%d checks, %d failures (%.1f s)\n", g_checks, g_failures, secs);
+    return g_failures == 0 ? 0 : 1;
+}

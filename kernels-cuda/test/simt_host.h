@@ -1,0 +1,22 @@
+/*
+ * Host SIMT emulator for the warp-level code (include/warp.cuh): runs a function once per lane,
+ * as 32 fibers on the calling thread, meeting at every warp primitive in lock step. Lanes must
+ * call the primitives in the same order (the same contract as the device's full-mask
+ * primitives); the emulator aborts with a message when they do not.
+ */
+#ifndef DILITHIUMGPU_TEST_SIMT_HOST_H
+#define DILITHIUMGPU_TEST_SIMT_HOST_H
+
+#include <functional>
+
+namespace dgtest {
+
+/** Runs body() on 32 emulated lanes; warp::lane() tells each which it is. */
+void run_warp(const std::function<void()>& body);
+
+/** Warp primitives executed by the last run_warp (for operation counts). */
+unsigned long long warp_primitive_count();
+
+}  // namespace dgtest
+
+#endif

@@ -1,0 +1,257 @@
+package io.dilithiumgpu.backend.cuda;
+
+import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.TaskStatus;
+import io.dilithiumgpu.backend.cpu.CpuBackend;
+import io.dilithiumgpu.core.ParameterSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The CUDA backend on a GPU, with small slots (64 tasks, 3 streams per device) so that modest
+ * batches already spread over several chunks, slots and devices. Skipped, with the reason,
+ * without a usable GPU.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CudaBackendTest {
+    private static final int SLOT_TASKS = 64;
+    private static final CudaConfig SMALL = new CudaConfig(3, SLOT_TASKS, 8, 2, Duration.ofSeconds(30));
+
+    private GpuTests.Gpu opened;
+    private CudaBackend gpu;
+    private CpuBackend cpu;
+
+    @BeforeAll
+    void open() {
+        opened = GpuTests.open(SMALL);
+        gpu = opened.backend();
+        cpu = new CpuBackend();
+    }
+
+    @BeforeEach
+    void requireGpu() {
+        opened.assumeOpen();
+    }
+
+    @AfterAll
+    void close() {
+        opened.close();
+        if (cpu != null) {
+            cpu.close();
+        }
+    }
+
+    /** Inputs and CPU-made expectations for n tasks of every operation on one set. */
+    private final class Case {
+        final ParameterSet p;
+        final int n;
+        final byte[] seeds;
+        final byte[] pks;
+        final byte[] sks;
+        final byte[] mus;
+        final byte[] rnds;
+        final byte[] sigs;
+        final byte[] signStatus;
+
+        Case(ParameterSet p, int n, long seed) {
+            this.p = p;
+            this.n = n;
+            SplittableRandom r = new SplittableRandom(seed);
+            seeds = random(r, n * 32);
+            pks = new byte[n * p.publicKeyBytes()];
+            sks = new byte[n * p.privateKeyBytes()];
+            cpu.keyGen(p, n, seeds, pks, sks, new byte[n]);
+            mus = random(r, n * 64);
+            rnds = random(r, n * p.rndBytes());
+            sigs = new byte[n * p.signatureBytes()];
+            signStatus = new byte[n];
+            cpu.sign(p, n, sks, mus, rnds, sigs, signStatus);
+        }
+
+        void checkOnGpu() {
+            byte[] pk = new byte[pks.length];
+            byte[] sk = new byte[sks.length];
+            byte[] status = new byte[n];
+            gpu.keyGen(p, n, seeds, pk, sk, status);
+            assertArrayEquals(new byte[n], status, p + " keyGen status");
+            assertArrayEquals(pks, pk, p + " public keys");
+            assertArrayEquals(sks, sk, p + " private keys");
+            byte[] sig = new byte[sigs.length];
+            gpu.sign(p, n, sks, mus, rnds, sig, status);
+            assertArrayEquals(signStatus, status, p + " sign status");
+            assertArrayEquals(sigs, sig, p + " signatures");
+            gpu.verify(p, n, pks, mus, sigs, status);
+            assertArrayEquals(new byte[n], status, p + " verify status");
+        }
+    }
+
+    private static byte[] random(SplittableRandom r, int n) {
+        byte[] b = new byte[n];
+        r.nextBytes(b);
+        return b;
+    }
+
+    @ParameterizedTest
+    @EnumSource(ParameterSet.class)
+    void oneTaskOfEachOperationMatchesTheCpu(ParameterSet p) {
+        new Case(p, 1, 0x5EED_0001L + p.ordinal()).checkOnGpu();
+    }
+
+    @ParameterizedTest
+    @EnumSource(ParameterSet.class)
+    void batchesOfManyChunksMatchTheCpu(ParameterSet p) {
+        new Case(p, 5 * SLOT_TASKS + 3, 0x5EED_0002L + p.ordinal()).checkOnGpu();
+    }
+
+    @Test
+    void recordsBeyondTheBatchAreLeftAlone() {
+        ParameterSet p = ParameterSet.ML_DSA_65;
+        Case c = new Case(p, 70, 0x5EED_0003L);
+        int n = 50;
+        byte[] sig = new byte[c.sigs.length];
+        byte[] status = new byte[c.n];
+        Arrays.fill(sig, (byte) 0x5A);
+        Arrays.fill(status, (byte) 0x5A);
+        gpu.sign(p, n, c.sks, c.mus, c.rnds, sig, status);
+        assertArrayEquals(Arrays.copyOf(c.sigs, n * p.signatureBytes()), Arrays.copyOf(sig, n * p.signatureBytes()));
+        for (int i = n * p.signatureBytes(); i < sig.length; i++) {
+            assertEquals((byte) 0x5A, sig[i], "signature byte " + i + " beyond the batch");
+        }
+        for (int i = n; i < status.length; i++) {
+            assertEquals((byte) 0x5A, status[i], "status " + i + " beyond the batch");
+        }
+    }
+
+    @Test
+    void aKeyThatDoesNotDecodeFailsAloneAndLeavesZeros() {
+        ParameterSet p = ParameterSet.DILITHIUM3;
+        Case c = new Case(p, 5, 0x5EED_0004L);
+        byte[] sks = c.sks.clone();
+        sks[2 * p.privateKeyBytes() + 2 * ParameterSet.SEED_BYTES + p.trBytes()] = (byte) 0xFF;
+        byte[] sig = new byte[c.sigs.length];
+        Arrays.fill(sig, (byte) 0x77);
+        byte[] status = new byte[c.n];
+        gpu.sign(p, c.n, sks, c.mus, c.rnds, sig, status);
+        assertArrayEquals(new byte[] {0, 0, TaskStatus.INVALID_KEY, 0, 0}, status);
+        int s = p.signatureBytes();
+        assertArrayEquals(new byte[s], Arrays.copyOfRange(sig, 2 * s, 3 * s));
+        assertArrayEquals(Arrays.copyOfRange(c.sigs, 3 * s, 5 * s), Arrays.copyOfRange(sig, 3 * s, 5 * s));
+    }
+
+    @Test
+    void concurrentCallersEachGetTheirOwnResults() throws Exception {
+        List<Case> cases = new ArrayList<>();
+        for (ParameterSet p : ParameterSet.values()) {
+            cases.add(new Case(p, 3 * SLOT_TASKS + 1 + p.ordinal(), 0x5EED_0100L + p.ordinal()));
+        }
+        ExecutorService callers = Executors.newFixedThreadPool(12);
+        try {
+            List<Future<?>> results = new ArrayList<>();
+            for (int round = 0; round < 4; round++) {
+                for (Case c : cases) {
+                    results.add(callers.submit(c::checkOnGpu));
+                }
+            }
+            for (Future<?> f : results) {
+                f.get();
+            }
+        } finally {
+            callers.shutdown();
+        }
+        assertTrue(gpu.healthy());
+    }
+
+    @Test
+    void secretsAreWipedFromPinnedDeviceAndWorkspaceMemory() {
+        ParameterSet p = ParameterSet.ML_DSA_87;
+        CudaBackend fresh = GpuTests.openOrSkip(SMALL);
+        try {
+            DeviceSet devices = fresh.openDevices();
+            int n = SLOT_TASKS * devices.slots().size();
+            Case c = new Case(p, n, 0x5EED_0005L);
+            byte[] pk = new byte[c.pks.length];
+            byte[] sk = new byte[c.sks.length];
+            fresh.keyGen(p, n, c.seeds, pk, sk, new byte[n]);
+            assertArrayEquals(c.sks, sk);
+            assertWiped(devices, p, Operation.KEYGEN, "publicKeys");
+            fresh.sign(p, n, c.sks, c.mus, c.rnds, new byte[c.sigs.length], new byte[n]);
+            assertWiped(devices, p, Operation.SIGN, "signatures");
+        } finally {
+            fresh.close();
+        }
+    }
+
+    /**
+     * Every slot ran chunks of exactly {@link #SLOT_TASKS} tasks or none: its secret regions and
+     * workspace must be zero, while some slot still holds the public output {@code witness}
+     * (which proves the inspection reads the memory the launches used).
+     */
+    private static void assertWiped(DeviceSet devices, ParameterSet p, Operation op, String witness) {
+        BatchLayout layout = BatchLayout.of(p, op, SLOT_TASKS);
+        DeviceContext first = devices.slots().get(0).device();
+        int workspace = Math.toIntExact(first.kernel(p, op).config().workspaceBytes(SLOT_TASKS, first.multiprocessors()));
+        boolean witnessSeen = false;
+        for (StreamSlot slot : devices.slots()) {
+            for (BatchLayout.Region region : layout.regions()) {
+                int length = Math.toIntExact(region.bytes(SLOT_TASKS));
+                byte[] host = slot.read(StreamSlot.Memory.HOST_BLOCK, region.offset(), length);
+                byte[] device = slot.read(StreamSlot.Memory.DEVICE_BLOCK, region.offset(), length);
+                if (region.secret()) {
+                    assertArrayEquals(new byte[length], host, op + " " + region.name() + " left in pinned memory");
+                    assertArrayEquals(new byte[length], device, op + " " + region.name() + " left in device memory");
+                } else if (region.name().equals(witness) && !Arrays.equals(new byte[length], host)) {
+                    witnessSeen = true;
+                    assertFalse(Arrays.equals(new byte[length], device));
+                }
+            }
+            if (workspace > 0) {
+                assertArrayEquals(new byte[workspace], slot.read(StreamSlot.Memory.WORKSPACE, 0, workspace),
+                        op + " workspace left on the device");
+            }
+        }
+        assertTrue(witnessSeen, "no slot holds " + witness + ": the inspection reads the wrong memory");
+    }
+
+    @Test
+    void preferredBatchSizesAndDescriptionReflectTheDevices() {
+        for (ParameterSet p : ParameterSet.values()) {
+            for (Operation op : Operation.values()) {
+                int preferred = gpu.preferredBatchSize(p, op);
+                assertTrue(preferred >= SMALL.streamsPerDevice() * SMALL.minChunkTasks(), p + " " + op + ": " + preferred);
+            }
+        }
+        assertTrue(gpu.description().startsWith("device 0 ("), gpu.description());
+        assertEquals("cuda", gpu.name());
+    }
+
+    @Test
+    void aClosedBackendRefusesAndClosesOnce() {
+        CudaBackend other = GpuTests.openOrSkip(SMALL);
+        other.close();
+        other.close();
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        assertThrows(BackendException.class, () -> other.verify(p, 1, new byte[p.publicKeyBytes()], new byte[64],
+                new byte[p.signatureBytes()], new byte[1]));
+    }
+}
