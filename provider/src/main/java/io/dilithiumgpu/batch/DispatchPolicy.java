@@ -8,8 +8,11 @@ package io.dilithiumgpu.batch;
  * <ol>
  *   <li><b>full</b>: it holds at least its largest batch ({@link Lane#maxBatch});</li>
  *   <li><b>due</b>: its oldest request has waited {@code maxDelay};</li>
- *   <li><b>idle</b>: none of its batches is running. A lone request on an idle provider thus goes
- *       at once, and a closed loop of callers is served as soon as its previous batch returns;</li>
+ *   <li><b>idle</b>: no batch of any lane is running. A lone request on an idle provider thus goes
+ *       at once, and a closed loop of callers on one lane is served as soon as its previous batch
+ *       returns. Idleness is the whole provider's, not the lane's: with many lanes in use (every
+ *       operation and set of a mixed load) some lane is almost always without a running batch,
+ *       and a per-lane rule would send single requests into a busy backend;</li>
  *   <li><b>backlog</b>: the queue is at capacity, so callers are blocked and waiting longer
  *       cannot make batches larger;</li>
  *   <li><b>draining</b>: the batcher is closing.</li>
@@ -51,7 +54,7 @@ final class DispatchPolicy {
                 continue;
             }
             boolean ready = draining || backlog
-                    || lane.inFlight == 0
+                    || inFlight == 0
                     || lane.size() >= lane.maxBatch
                     || now - lane.oldestNanos() >= maxDelayNanos;
             if (ready && (pick == null || lane.oldestNanos() - pick.oldestNanos() < 0)) {

@@ -32,9 +32,17 @@ class DispatchPolicyTest {
     }
 
     @Test
-    void anIdleLaneGoesAtOnce() {
+    void aRequestOnAnIdleProviderGoesAtOnce() {
         queue(sign, T0, 1);
-        assertSame(sign, policy.next(lanes, T0, 1, 1, false));
+        assertSame(sign, policy.next(lanes, T0, 0, 1, false));
+    }
+
+    @Test
+    void anIdleLaneWaitsWhileAnotherLaneKeepsTheBackendBusy() {
+        verify.inFlight = 1;
+        queue(sign, T0, 1);
+        assertNull(policy.next(lanes, T0, 1, 1, false), "a free slot, but the provider is not idle");
+        assertSame(sign, policy.next(lanes, T0 + DELAY, 1, 1, false), "due");
     }
 
     @Test
