@@ -71,12 +71,16 @@ __device__ __forceinline__ void run_persistent(const typename Task::Args& args, 
 
 /*
  * Defines the launch-configuration constant <op>_<tag>_cfg of entry point <op>_<tag>
- * (batch_abi.h) for task template TASK on parameter set PARAMS.
+ * (batch_abi.h) for task template TASK on parameter set PARAMS. The braced extern "C" gives C
+ * linkage (an unmangled name for cuModuleGetGlobal) and, unlike `extern "C" <declaration>`, still
+ * defines the variable, so that a whole-program host build (test/kernel_bench.cu) links too.
  */
 #define DG_DEFINE_CFG(op, tag, TASK, PARAMS)                                                  \
-    extern "C" __constant__ int32_t op##_##tag##_cfg[ABI_CFG_WORDS] = {                        \
+    extern "C" {                                                                               \
+    __constant__ int32_t op##_##tag##_cfg[ABI_CFG_WORDS] = {                                   \
         dg::BLOCK_THREADS, dg::BLOCK_WARPS, dg::BLOCK_SHARED_BYTES, DG_BLOCKS_PER_SM,          \
-        dg::TASK<dg::PARAMS>::WS_WORDS * 4};
+        dg::TASK<dg::PARAMS>::WS_WORDS * 4};                                                   \
+    }
 
 /** __global__ with this file's block size and residency. */
 #define DG_ENTRY extern "C" __global__ void __launch_bounds__(dg::BLOCK_THREADS, DG_BLOCKS_PER_SM)

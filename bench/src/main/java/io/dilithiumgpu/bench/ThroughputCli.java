@@ -23,7 +23,7 @@ import java.util.SplittableRandom;
 public final class ThroughputCli implements Subcommand {
     static final int DEFAULT_BATCH = 10_000;
     static final int DEFAULT_RUNS = 10;
-    static final int DEFAULT_WARMUP = 3;
+    static final int DEFAULT_WARMUP = 20;
     static final int DEFAULT_SAMPLES = 8;
     static final int QUICK_BATCH = 64;
     static final int QUICK_RUNS = 3;
@@ -72,8 +72,8 @@ public final class ThroughputCli implements Subcommand {
                 Option.valued("batch", "N", "tasks per batch (default 10k; " + QUICK_BATCH + " with --quick)"),
                 Option.valued("runs", "N", "timed runs per stage, median reported (default "
                         + DEFAULT_RUNS + "; " + QUICK_RUNS + " with --quick)"),
-                Option.valued("warmup", "N", "untimed runs first (default " + DEFAULT_WARMUP + "; "
-                        + QUICK_WARMUP + " with --quick)"),
+                Option.valued("warmup", "N", "untimed runs first, so that the JIT has compiled the host path "
+                        + "(default " + DEFAULT_WARMUP + "; " + QUICK_WARMUP + " with --quick)"),
                 Option.valued("samples", "N", "records per run recomputed by the CPU core (default "
                         + DEFAULT_SAMPLES + ")"),
                 Option.flag("quick", "a small CPU-only smoke run"),

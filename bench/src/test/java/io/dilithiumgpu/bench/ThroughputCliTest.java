@@ -74,7 +74,7 @@ class ThroughputCliTest {
     void headerStatesTheConditions() throws UsageException {
         String h = ThroughputCli.header(settings("--batch", "10k", "--runs", "12"));
         for (String part : Set.of("batch 10,000 tasks", "a distinct key per task", "32-byte messages",
-                "median of 12 timed runs after 3 warm-up runs", "every run checked")) {
+                "median of 12 timed runs after 20 warm-up runs", "every run checked")) {
             assertTrue(h.contains(part), part + " missing from\n" + h);
         }
     }

@@ -24,6 +24,7 @@ import java.util.concurrent.LinkedBlockingQueue;
  * contexts. A call in progress always returns only after all its chunks are done.
  */
 final class DeviceSet implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(DeviceSet.class.getName());
     private static final Chunk STOP = new Chunk(ParameterSet.ML_DSA_44, Operation.VERIFY, 0, 0, new byte[0][]);
 
     private final CudaConfig config;
@@ -128,14 +129,23 @@ final class DeviceSet implements AutoCloseable {
                 continue;
             }
             try {
-                slot.execute(c);
-                c.done.complete(null);
+                slot.execute(c, () -> c.done.complete(null));
             } catch (BackendException e) {
-                c.done.completeExceptionally(e);
+                failed(c, e);
             } catch (RuntimeException | Error e) {
-                c.done.completeExceptionally(new BackendException("CUDA backend failure on "
-                        + slot.device().description() + ": " + e, e));
+                failed(c, new BackendException("CUDA backend failure on " + slot.device().description() + ": " + e, e));
             }
+        }
+    }
+
+    /**
+     * Fails chunk {@code c}; when its outputs were already delivered (the failure came from wiping
+     * the slot afterwards), logs it instead: the device's next call then fails and falls back.
+     */
+    private static void failed(Chunk c, BackendException e) {
+        if (!c.done.completeExceptionally(e)) {
+            LOG.log(System.Logger.Level.WARNING, "CUDA failure after a chunk's outputs were delivered: "
+                    + e.getMessage());
         }
     }
 

@@ -135,10 +135,15 @@ final class StreamSlot implements AutoCloseable {
      * Runs one chunk as one launch on this slot's stream and writes its outputs into the caller's
      * arrays. Must be called from one thread at a time (the slot's worker).
      *
+     * <p>{@code outputsReady} runs as soon as the outputs are in the caller's arrays, before the
+     * slot's memories are wiped: the caller goes on while this thread wipes, and the slot takes
+     * its next chunk only afterwards. An exception after {@code outputsReady} comes from the
+     * wipe: the outputs stand, but the device is in error (its next call fails and falls back).
+     *
      * @throws BackendException on a CUDA error, or when the kernel leaves a task without a status
      *                          its operation allows; the outputs are then unspecified
      */
-    void execute(Chunk c) {
+    void execute(Chunk c, Runnable outputsReady) {
         Kernel kernel = device.kernel(c.params, c.op);
         BatchLayout layout = BatchLayout.of(c.params, c.op, c.count);
         String where = where(kernel.name() + ", tasks " + c.first + ".." + (c.first + c.count - 1));
@@ -152,6 +157,7 @@ final class StreamSlot implements AutoCloseable {
             CudaCall.check("cuStreamSynchronize (" + where + ")", () -> JCudaDriver.cuStreamSynchronize(stream));
             checkStatus(c, layout, kernel);
             unpack(c, layout);
+            outputsReady.run();
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;

@@ -1,0 +1,230 @@
+/*
+ * Kernel-only throughput of every entry point, device to device: the numbers that separate the
+ * kernels' cost from the Java host path's (packing, pinned copies, PCIe). Built on the GPU host
+ * from the same sources as the fatbin (test/run-kernel-bench.sh); uses the runtime API because
+ * it is a measuring tool, not the product (the provider loads the fatbin through the driver API).
+ *
+ * For each set: keygen from random seeds, sign random mu with random rnd using those keys,
+ * verify those signatures; every status byte must be OK (a run with a wrong status reports
+ * no number). Each launch is timed with events, warm-up first, median of the runs.
+ *
+ * Usage: kernel_bench [tasks (default 10000)] [runs (default 10)] [filter: substring of
+ *        "<op>_<set>", default all] [streams (default 1): launches of tasks/streams in parallel]
+ * Prints one line per entry point: median ms, ops/s, and the launch configuration.
+ */
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "../src/module.cu"
+
+#define CHECK_CUDA(call)                                                                         \
+    do {                                                                                         \
+        cudaError_t e_ = (call);                                                                 \
+        if (e_ != cudaSuccess) {                                                                 \
+            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+            std::exit(1);                                                                        \
+        }                                                                                        \
+    } while (0)
+
+namespace {
+
+int g_sms = 0;
+int g_runs = 10;
+int g_streams = 1;
+std::string g_filter;
+std::mt19937_64 g_rng(7);
+
+struct Cfg {
+    int threads, tasks, smem, persistent, workspace;
+};
+
+/** The launch configuration the <entry>_cfg constant publishes (schedule.cuh, DG_DEFINE_CFG). */
+template <class Task>
+Cfg cfg_of() {
+    return Cfg{dg::BLOCK_THREADS, dg::BLOCK_WARPS, dg::BLOCK_SHARED_BYTES, DG_BLOCKS_PER_SM, Task::WS_WORDS * 4};
+}
+
+int grid_for(const Cfg& c, int n) {
+    long blocks = (n + c.tasks - 1) / c.tasks;
+    if (c.persistent > 0) blocks = std::min<long>(blocks, (long)c.persistent * g_sms);
+    return (int)blocks;
+}
+
+uint8_t* device_random(size_t bytes) {
+    std::vector<uint8_t> h(bytes);
+    for (auto& b : h) b = (uint8_t)g_rng();
+    uint8_t* d;
+    CHECK_CUDA(cudaMalloc(&d, bytes));
+    CHECK_CUDA(cudaMemcpy(d, h.data(), bytes, cudaMemcpyHostToDevice));
+    return d;
+}
+
+uint8_t* device_alloc(size_t bytes) {
+    uint8_t* d;
+    CHECK_CUDA(cudaMalloc(&d, bytes));
+    CHECK_CUDA(cudaMemset(d, 0xA5, bytes));  // poisoned: every output must be written
+    return d;
+}
+
+/** Per stream: scratch counters and workspace for one launch of `n` tasks. */
+struct Slot {
+    cudaStream_t stream;
+    uint32_t* scratch;
+    uint8_t* workspace;
+};
+
+std::vector<Slot> make_slots(const Cfg& c, int per_stream) {
+    std::vector<Slot> slots(g_streams);
+    for (auto& s : slots) {
+        CHECK_CUDA(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
+        CHECK_CUDA(cudaMalloc(&s.scratch, ABI_SCRATCH_WORDS * 4));
+        const long workers = std::min<long>(per_stream, (long)grid_for(c, per_stream) * c.tasks);
+        CHECK_CUDA(cudaMalloc(&s.workspace, std::max<long>(1, workers * c.workspace)));
+    }
+    return slots;
+}
+
+void free_slots(std::vector<Slot>& slots) {
+    for (auto& s : slots) {
+        CHECK_CUDA(cudaFree(s.scratch));
+        CHECK_CUDA(cudaFree(s.workspace));
+        CHECK_CUDA(cudaStreamDestroy(s.stream));
+    }
+}
+
+/**
+ * Times `launch(slot, first, count)` over the batch split across the streams; returns the median
+ * milliseconds of g_runs runs after 2 warm-ups.
+ */
+template <class Launch>
+double time_runs(const Cfg& c, int n, Launch launch) {
+    const int per = (n + g_streams - 1) / g_streams;
+    std::vector<Slot> slots = make_slots(c, per);
+    cudaEvent_t t0, t1;
+    CHECK_CUDA(cudaEventCreate(&t0));
+    CHECK_CUDA(cudaEventCreate(&t1));
+    std::vector<float> ms;
+    for (int r = 0; r < g_runs + 2; ++r) {
+        CHECK_CUDA(cudaDeviceSynchronize());
+        CHECK_CUDA(cudaEventRecord(t0));
+        for (int s = 0; s < g_streams; ++s) {
+            const int first = s * per, count = std::min(per, n - first);
+            if (count <= 0) continue;
+            CHECK_CUDA(cudaMemsetAsync(slots[s].scratch, 0, ABI_SCRATCH_WORDS * 4, slots[s].stream));
+            launch(slots[s], first, count);
+            CHECK_CUDA(cudaGetLastError());
+        }
+        for (int s = 0; s < g_streams; ++s) CHECK_CUDA(cudaStreamSynchronize(slots[s].stream));
+        CHECK_CUDA(cudaEventRecord(t1));
+        CHECK_CUDA(cudaEventSynchronize(t1));
+        float m;
+        CHECK_CUDA(cudaEventElapsedTime(&m, t0, t1));
+        if (r >= 2) ms.push_back(m);
+    }
+    free_slots(slots);
+    CHECK_CUDA(cudaEventDestroy(t0));
+    CHECK_CUDA(cudaEventDestroy(t1));
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
+int count_ok(const uint8_t* d_status, int n) {
+    std::vector<uint8_t> h(n);
+    CHECK_CUDA(cudaMemcpy(h.data(), d_status, n, cudaMemcpyDeviceToHost));
+    return (int)std::count(h.begin(), h.end(), (uint8_t)ABI_STATUS_OK);
+}
+
+void report(const char* entry, const Cfg& c, int n, double ms, int ok) {
+    if (ok != n) {
+        std::printf("%-18s FAILED: %d of %d tasks OK (no number reported)\n", entry, ok, n);
+        return;
+    }
+    std::printf("%-18s %9.3f ms  %12.0f ops/s   block %d x %d warps, %d B smem, %d blocks/SM, %d B workspace/warp\n",
+                entry, ms, n / (ms / 1e3), c.threads, c.tasks, c.smem, c.persistent, c.workspace);
+}
+
+bool selected(const std::string& entry) {
+    return g_filter.empty() || entry.find(g_filter) != std::string::npos;
+}
+
+typedef void (*KeygenFn)(const uint8_t*, uint8_t*, uint8_t*, uint8_t*, int, uint32_t*, uint8_t*);
+typedef void (*SignFn)(const uint8_t*, const uint8_t*, const uint8_t*, uint8_t*, uint8_t*, int, uint32_t*, uint8_t*);
+typedef void (*VerifyFn)(const uint8_t*, const uint8_t*, const uint8_t*, uint8_t*, int, uint32_t*, uint8_t*);
+
+template <class P>
+void bench_set(const char* tag, KeygenFn kg, SignFn sg, VerifyFn vf, int n) {
+    const std::string t(tag);
+    const bool any = selected("keygen_" + t) || selected("sign_" + t) || selected("verify_" + t);
+    if (!any) return;
+    uint8_t* seeds = device_random((size_t)n * dg::SEED_BYTES);
+    uint8_t* mus = device_random((size_t)n * dg::CRH_BYTES);
+    uint8_t* rnds = device_random((size_t)n * P::RND_BYTES);
+    uint8_t* pks = device_alloc((size_t)n * P::PK_BYTES);
+    uint8_t* sks = device_alloc((size_t)n * P::SK_BYTES);
+    uint8_t* sigs = device_alloc((size_t)n * P::SIG_BYTES);
+    uint8_t* status = device_alloc(n);
+
+    const Cfg ck = cfg_of<dg::KeygenTask<P>>(), cs = cfg_of<dg::SignTask<P>>(), cv = cfg_of<dg::VerifyTask<P>>();
+    for (const void* f : {(const void*)kg, (const void*)sg, (const void*)vf}) {
+        CHECK_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        std::max({ck.smem, cs.smem, cv.smem})));
+    }
+
+    // Keys are always made (sign and verify need them); reported when selected.
+    double ms = time_runs(ck, n, [&](Slot& s, int first, int count) {
+        kg<<<grid_for(ck, count), ck.threads, ck.smem, s.stream>>>(
+            seeds + (size_t)first * dg::SEED_BYTES, pks + (size_t)first * P::PK_BYTES, sks + (size_t)first * P::SK_BYTES,
+            status + first, count, s.scratch, s.workspace);
+    });
+    if (selected("keygen_" + t)) report(("keygen_" + t).c_str(), ck, n, ms, count_ok(status, n));
+
+    if (selected("sign_" + t) || selected("verify_" + t)) {
+        ms = time_runs(cs, n, [&](Slot& s, int first, int count) {
+            sg<<<grid_for(cs, count), cs.threads, cs.smem, s.stream>>>(
+                sks + (size_t)first * P::SK_BYTES, mus + (size_t)first * dg::CRH_BYTES, rnds + (size_t)first * P::RND_BYTES,
+                sigs + (size_t)first * P::SIG_BYTES, status + first, count, s.scratch, s.workspace);
+        });
+        if (selected("sign_" + t)) report(("sign_" + t).c_str(), cs, n, ms, count_ok(status, n));
+    }
+    if (selected("verify_" + t)) {
+        ms = time_runs(cv, n, [&](Slot& s, int first, int count) {
+            vf<<<grid_for(cv, count), cv.threads, cv.smem, s.stream>>>(
+                pks + (size_t)first * P::PK_BYTES, mus + (size_t)first * dg::CRH_BYTES, sigs + (size_t)first * P::SIG_BYTES,
+                status + first, count, s.scratch, s.workspace);
+        });
+        report(("verify_" + t).c_str(), cv, n, ms, count_ok(status, n));
+    }
+    for (uint8_t* p : {seeds, mus, rnds, pks, sks, sigs, status}) CHECK_CUDA(cudaFree(p));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int n = argc > 1 ? std::atoi(argv[1]) : 10000;
+    g_runs = argc > 2 ? std::atoi(argv[2]) : 10;
+    g_filter = argc > 3 ? argv[3] : "";
+    g_streams = argc > 4 ? std::max(1, std::atoi(argv[4])) : 1;
+    if (g_filter == "all") g_filter.clear();
+    cudaDeviceProp prop;
+    CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+    g_sms = prop.multiProcessorCount;
+    std::printf("kernel_bench: %s, %d SMs; %d tasks, %d streams, median of %d runs (device to device)\n", prop.name,
+                g_sms, n, g_streams, g_runs);
+#define DG_BENCH(tag, PARAMS)                                                                               \
+    bench_set<dg::PARAMS>(#tag, keygen_##tag, sign_##tag, verify_##tag, n)
+    DG_BENCH(dilithium2, Dilithium2);
+    DG_BENCH(dilithium3, Dilithium3);
+    DG_BENCH(dilithium5, Dilithium5);
+    DG_BENCH(mldsa44, MlDsa44);
+    DG_BENCH(mldsa65, MlDsa65);
+    DG_BENCH(mldsa87, MlDsa87);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    return 0;
+}
