@@ -33,6 +33,16 @@ public interface Backend extends AutoCloseable {
     int preferredBatchSize(ParameterSet params, Operation op);
 
     /**
+     * Batches this backend runs well at once: the batcher's in-flight limit unless one is
+     * configured. Each batch in flight has its own batch thread that loads its tasks, runs the
+     * backend and completes the callers, so a backend with many independent lanes (the CUDA
+     * backend's streams) wants as many batches in flight as it has lanes.
+     */
+    default int preferredBatchesInFlight() {
+        return 4;
+    }
+
+    /**
      * Key generation from seeds: ζ (round 3.1) or ξ (FIPS 204 Algorithm 6, ML-DSA.KeyGen_internal).
      *
      * @param seeds       n × 32 bytes

@@ -20,7 +20,9 @@ import java.util.Properties;
  *       <td>requests queued (not yet handed to the backend) over all operations and sets;
  *           callers block while it is reached</td></tr>
  *   <tr><td>{@value #MAX_IN_FLIGHT_PROPERTY}</td><td>{@value #DEFAULT_MAX_IN_FLIGHT}</td>
- *       <td>batches the backend runs at once (the next ones form meanwhile)</td></tr>
+ *       <td>batches the backend runs at once (the next ones form meanwhile); 0 means the
+ *           backend's preference ({@code Backend#preferredBatchesInFlight}: the CUDA backend's
+ *           streams over all GPUs, 4 on the CPU)</td></tr>
  * </table>
  *
  * <p>docs/batching.md explains how the knobs trade latency for throughput.
@@ -34,7 +36,7 @@ public final class BatchConfig {
 
     public static final long DEFAULT_MAX_DELAY_MICROS = 1000;
     public static final int DEFAULT_QUEUE_CAPACITY = 8192;
-    public static final int DEFAULT_MAX_IN_FLIGHT = 4;
+    public static final int DEFAULT_MAX_IN_FLIGHT = 0;
 
     private final BackendPolicy backend;
     private final int maxSize;
@@ -181,10 +183,10 @@ public final class BatchConfig {
             return this;
         }
 
-        /** @param batches ≥ 1 */
+        /** @param batches ≥ 1, or 0 for the backend's preference */
         public Builder maxInFlight(int batches) {
-            if (batches < 1) {
-                throw new IllegalArgumentException(MAX_IN_FLIGHT_PROPERTY + " must be ≥ 1: " + batches);
+            if (batches < 0) {
+                throw new IllegalArgumentException(MAX_IN_FLIGHT_PROPERTY + " must be ≥ 0: " + batches);
             }
             this.maxInFlight = batches;
             return this;

@@ -127,17 +127,19 @@ public final class Batcher implements Engine, AutoCloseable {
         this.primary = Objects.requireNonNull(primary);
         this.fallbackFactory = fallbackFactory;
         int id = INSTANCES.incrementAndGet();
+        int inFlightLimit = config.maxInFlight() > 0 ? config.maxInFlight()
+                : Math.max(1, primary.preferredBatchesInFlight());
         this.lanes = new Lane[Operation.values().length * ParameterSet.values().length];
         for (Operation op : Operation.values()) {
             for (ParameterSet p : ParameterSet.values()) {
                 int size = config.maxSize() > 0 ? config.maxSize() : primary.preferredBatchSize(p, op);
                 size = Math.max(1, Math.min(size, config.queueCapacity()));
-                lanes[laneIndex(op, p)] = new Lane(op, p, size, config.maxInFlight() + 1);
+                lanes[laneIndex(op, p)] = new Lane(op, p, size, inFlightLimit + 1);
             }
         }
         this.policy = new DispatchPolicy(TimeUnit.MICROSECONDS.toNanos(config.maxDelayMicros()),
-                config.maxInFlight(), config.queueCapacity());
-        this.stats = new BatcherStats(primary.name(), config, this::queueDepth, this::batchesInFlight);
+                inFlightLimit, config.queueCapacity());
+        this.stats = new BatcherStats(primary.name(), config, inFlightLimit, this::queueDepth, this::batchesInFlight);
         this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), new OwnThreads("dilithiumgpu-batch-" + id + "-"));
         this.dispatcher = new OwnThreads("dilithiumgpu-dispatch-" + id).newThread(this::dispatchLoop);

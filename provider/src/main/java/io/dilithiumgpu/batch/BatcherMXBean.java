@@ -43,6 +43,6 @@ public interface BatcherMXBean {
     /** The configured {@code dilithiumgpu.batch.queueCapacity}. */
     int getQueueCapacity();
 
-    /** The configured {@code dilithiumgpu.batch.maxInFlight}. */
+    /** Batches run at once at most: {@code dilithiumgpu.batch.maxInFlight}, or the backend's preference when 0. */
     int getMaxInFlight();
 }

@@ -8,6 +8,7 @@ import java.util.function.IntSupplier;
 final class BatcherStats implements BatcherMXBean {
     private final String backend;
     private final BatchConfig config;
+    private final int maxInFlight;
     private final IntSupplier queueDepth;
     private final IntSupplier inFlight;
     private final LongAdder operations = new LongAdder();
@@ -16,9 +17,10 @@ final class BatcherStats implements BatcherMXBean {
     private final LongAdder fallbacks = new LongAdder();
     private final LongAdder failures = new LongAdder();
 
-    BatcherStats(String backend, BatchConfig config, IntSupplier queueDepth, IntSupplier inFlight) {
+    BatcherStats(String backend, BatchConfig config, int maxInFlight, IntSupplier queueDepth, IntSupplier inFlight) {
         this.backend = backend;
         this.config = config;
+        this.maxInFlight = maxInFlight;
         this.queueDepth = queueDepth;
         this.inFlight = inFlight;
     }
@@ -95,6 +97,6 @@ final class BatcherStats implements BatcherMXBean {
 
     @Override
     public int getMaxInFlight() {
-        return config.maxInFlight();
+        return maxInFlight;
     }
 }

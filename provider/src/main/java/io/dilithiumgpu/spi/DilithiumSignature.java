@@ -240,7 +240,8 @@ public final class DilithiumSignature extends SignatureSpi {
      *
      * @throws InvalidAlgorithmParameterException for another spec class, a context over 255 bytes, a
      *         context for round 3.1 or with external μ, a pre-hash for a pure signature, an unknown
-     *         pre-hash, or external μ for HashML-DSA
+     *         pre-hash, a pre-hash other than the service's for a fixed HashML-DSA service
+     *         ({@code ML-DSA-44-WITH-SHA512}, ...), or external μ for HashML-DSA
      */
     @Override
     protected void engineSetParameter(AlgorithmParameterSpec parameters) throws InvalidAlgorithmParameterException {
@@ -275,6 +276,11 @@ public final class DilithiumSignature extends SignatureSpi {
                 ph = PreHash.forAcvpName(s.getPreHash());
             } catch (IllegalArgumentException e) {
                 throw new InvalidAlgorithmParameterException("unknown HashML-DSA pre-hash " + s.getPreHash(), e);
+            }
+            if (fixedSet != null && ph != servicePreHash) {
+                throw new InvalidAlgorithmParameterException(fixedSet + " HashML-DSA service pre-hashes with "
+                        + servicePreHash.acvpName() + " only, not " + ph.acvpName()
+                        + "; use HASH-ML-DSA for another pre-hash");
             }
         }
         this.spec = s;

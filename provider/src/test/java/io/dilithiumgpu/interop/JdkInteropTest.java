@@ -5,6 +5,7 @@ import static io.dilithiumgpu.ProviderTestSupport.PROVIDER;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -17,6 +18,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.NotSerializableException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -93,6 +100,109 @@ class JdkInteropTest {
             verifier.initVerify(kp.getPublic());
             verifier.update(message);
             assertTrue(verifier.verify(signer.sign()), form.toString());
+        }
+    }
+
+    /**
+     * The documented way to hand our private keys to Java 24 and 25: with
+     * {@code dilithiumgpu.pkcs8.format=expanded}, the key's own {@code getEncoded()} (read on every
+     * call) is the expanded form, the JDK's KeyFactory reads it, the JDK signs with it and we verify.
+     * Without the property the same key encodes as the seed, which those JDKs refuse.
+     */
+    @ParameterizedTest
+    @MethodSource("sets")
+    void withTheExpandedFormPropertyOurKeyEncodingSignsInTheJdk(String set) throws Exception {
+        KeyPair kp = KeyPairGenerator.getInstance(set, PROVIDER).generateKeyPair();
+        DilithiumPrivateKey ourPriv = (DilithiumPrivateKey) kp.getPrivate();
+        ParameterSet p = ParameterSet.forName(set);
+        KeyFactory jdk = KeyFactory.getInstance(set, sun);
+        byte[] message = "our expanded-form key, signed by the JDK".getBytes();
+
+        String saved = System.getProperty(PrivateKeyForm.PROPERTY);
+        byte[] expanded;
+        byte[] byDefault;
+        try {
+            System.setProperty(PrivateKeyForm.PROPERTY, "expanded");
+            expanded = ourPriv.getEncoded();
+            System.clearProperty(PrivateKeyForm.PROPERTY);
+            byDefault = ourPriv.getEncoded();
+        } finally {
+            if (saved == null) {
+                System.clearProperty(PrivateKeyForm.PROPERTY);
+            } else {
+                System.setProperty(PrivateKeyForm.PROPERTY, saved);
+            }
+        }
+        assertArrayEquals(Pkcs8.encode(p, PrivateKeyForm.EXPANDED, null, ourPriv.getExpandedKey()), expanded);
+        assertArrayEquals(Pkcs8.encode(p, PrivateKeyForm.SEED, ourPriv.getSeed(), ourPriv.getExpandedKey()), byDefault,
+                "without the property a generated key encodes as its seed");
+        if (!jdkReads(PrivateKeyForm.SEED)) {
+            assertThrows(InvalidKeySpecException.class, () -> jdk.generatePrivate(new PKCS8EncodedKeySpec(byDefault)),
+                    "Java " + Runtime.version().feature() + " was not expected to read the seed form");
+        }
+
+        PrivateKey jdkPriv = jdk.generatePrivate(new PKCS8EncodedKeySpec(expanded));
+        assertArrayEquals(expanded, jdkPriv.getEncoded());
+        byte[] jdkSig = sign("ML-DSA", sun, jdkPriv, message);
+        assertTrue(verify(set, PROVIDER, kp.getPublic(), message, jdkSig), set + ": JDK signature with our key");
+        byte[] wrong = message.clone();
+        wrong[0] ^= 1;
+        assertFalse(verify(set, PROVIDER, kp.getPublic(), wrong, jdkSig));
+    }
+
+    /**
+     * docs/encodings.md, Serialization: with the JDK's provider ahead, a KeyRep of a seed-form key
+     * fails to resolve unless this provider is installed too (KeyFactory then falls over to it); one
+     * written in the expanded form resolves to the JDK's own key, which our Signature still takes.
+     */
+    @ParameterizedTest
+    @MethodSource("sets")
+    void keyRepOfASeedFormKeyResolvesOnlyWithOurProviderInstalled(String set) throws Exception {
+        assumeTrue(Security.getProvider(PROVIDER.getName()) == null, "the provider is already installed");
+        KeyPair kp = KeyPairGenerator.getInstance(set, PROVIDER).generateKeyPair();
+        byte[] seedForm = serialize(kp.getPrivate());
+        String saved = System.getProperty(PrivateKeyForm.PROPERTY);
+        byte[] expandedForm;
+        try {
+            System.setProperty(PrivateKeyForm.PROPERTY, "expanded");
+            expandedForm = serialize(kp.getPrivate());
+        } finally {
+            if (saved == null) {
+                System.clearProperty(PrivateKeyForm.PROPERTY);
+            } else {
+                System.setProperty(PrivateKeyForm.PROPERTY, saved);
+            }
+        }
+
+        if (!jdkReads(PrivateKeyForm.SEED)) {
+            NotSerializableException e = assertThrows(NotSerializableException.class, () -> deserialize(seedForm));
+            assertInstanceOf(InvalidKeySpecException.class, e.getCause());
+        }
+        PrivateKey jdkKey = (PrivateKey) deserialize(expandedForm);
+        assertEquals(sun, KeyFactory.getInstance(set).getProvider(), "the JDK's KeyFactory comes first");
+        assertFalse(jdkKey instanceof DilithiumPrivateKey, jdkKey.getClass().getName());
+        byte[] message = "deserialized through the JDK".getBytes();
+        assertTrue(verify(set, PROVIDER, kp.getPublic(), message, sign(set, PROVIDER, jdkKey, message)));
+
+        Security.addProvider(PROVIDER);
+        try {
+            assertEquals(kp.getPrivate(), deserialize(seedForm), "falls over from the JDK's KeyFactory to ours");
+        } finally {
+            Security.removeProvider(PROVIDER.getName());
+        }
+    }
+
+    private static byte[] serialize(Object o) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(o);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static Object deserialize(byte[] b) throws IOException, ClassNotFoundException {
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b))) {
+            return in.readObject();
         }
     }
 

@@ -24,6 +24,7 @@ import io.dilithiumgpu.spec.RawPrivateKeySpec;
 import org.bouncycastle.crypto.digests.SHAKEDigest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -147,6 +148,53 @@ class SignatureTest {
         assertTrue(verify(set, kp.getPublic(), null, MESSAGE, r));
     }
 
+    /**
+     * The 64 bytes drawn for round 3.1 are ρ′ itself, unchanged: scripted to be the deterministic
+     * ρ′ = SHAKE256(K ‖ μ, 64), with μ = SHAKE256(tr ‖ M, 64), they give the deterministic
+     * signature; other bytes give another signature that verifies, the same one each time.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"Dilithium2", "Dilithium3", "Dilithium5"})
+    void roundThreeUsesTheDrawnBytesAsRhoPrimeUnchanged(String set) throws Exception {
+        KeyPair kp = keyPair(set);
+        byte[] sk = ((DilithiumPrivateKey) kp.getPrivate()).getExpandedKey();
+        byte[] tr = ((DilithiumPublicKey) kp.getPublic()).getTr();
+        assertArrayEquals(Arrays.copyOfRange(sk, 64, 64 + tr.length), tr);
+        byte[] mu = shake256(64, tr, MESSAGE);
+        byte[] rhoPrime = shake256(64, Arrays.copyOfRange(sk, 32, 64), mu);
+        byte[] deterministic = sign(set, kp.getPrivate(), null, MESSAGE);
+
+        assertArrayEquals(deterministic, signWith(set, kp.getPrivate(), ScriptedRandom.of(rhoPrime)),
+                "drawing the deterministic rho' gives the deterministic signature");
+
+        byte[] other = rhoPrime.clone();
+        other[63] ^= 1;
+        byte[] r = signWith(set, kp.getPrivate(), ScriptedRandom.of(other));
+        assertFalse(Arrays.equals(deterministic, r), "another rho' gives another signature");
+        assertTrue(verify(set, kp.getPublic(), null, MESSAGE, r));
+        assertArrayEquals(r, signWith(set, kp.getPrivate(), ScriptedRandom.of(other)),
+                "the signature is a function of the drawn rho'");
+    }
+
+    private static byte[] signWith(String set, PrivateKey key, ScriptedRandom random) throws Exception {
+        Signature s = Signature.getInstance(set, PROVIDER);
+        s.initSign(key, random);
+        s.update(MESSAGE);
+        byte[] sig = s.sign();
+        random.assertExhausted();
+        return sig;
+    }
+
+    private static byte[] shake256(int outLength, byte[]... inputs) {
+        SHAKEDigest shake = new SHAKEDigest(256);
+        for (byte[] in : inputs) {
+            shake.update(in, 0, in.length);
+        }
+        byte[] out = new byte[outLength];
+        shake.doFinal(out, 0, outLength);
+        return out;
+    }
+
     @ParameterizedTest
     @MethodSource("mlDsaSets")
     void contextsBindTheSignature(String set) throws Exception {
@@ -213,8 +261,41 @@ class SignatureTest {
 
         MLDSAParameterSpec sha3 = MLDSAParameterSpec.builder().preHash("SHA3-256").context(new byte[] {9}).build();
         byte[] sig3 = sign("HASH-ML-DSA", kp.getPrivate(), sha3, MESSAGE);
-        assertTrue(verify(hashName, kp.getPublic(), sha3, MESSAGE, sig3));
+        assertTrue(verify("HASH-ML-DSA", kp.getPublic(), sha3, MESSAGE, sig3));
+        assertFalse(verify("HASH-ML-DSA", kp.getPublic(), sha3.toBuilder().preHash(null).build(), MESSAGE, sig3));
         assertFalse(verify(hashName, kp.getPublic(), sha3.toBuilder().preHash(null).build(), MESSAGE, sig3));
+    }
+
+    static List<Arguments> fixedHashMlDsaNames() {
+        return List.of(Arguments.of("ML-DSA-44-WITH-SHA512", "ML-DSA-44"),
+                Arguments.of("ML-DSA-65-WITH-SHA512", "ML-DSA-65"), Arguments.of("ML-DSA-87-WITH-SHA512", "ML-DSA-87"),
+                Arguments.of("HASH-ML-DSA-44", "ML-DSA-44"), Arguments.of("2.16.840.1.101.3.4.3.33", "ML-DSA-65"),
+                Arguments.of("OID.2.16.840.1.101.3.4.3.34", "ML-DSA-87"));
+    }
+
+    /** A name that says SHA-512 never signs with another pre-hash; HASH-ML-DSA takes any. */
+    @ParameterizedTest
+    @MethodSource("fixedHashMlDsaNames")
+    void fixedHashMlDsaNamesRefuseAnyPreHashButSha512(String name, String set) throws Exception {
+        Signature s = Signature.getInstance(name, PROVIDER);
+        for (String other : List.of("SHA3-256", "SHA2-256", "SHA2-512/256", "SHAKE-256")) {
+            InvalidAlgorithmParameterException e = assertThrows(InvalidAlgorithmParameterException.class,
+                    () -> s.setParameter(MLDSAParameterSpec.builder().preHash(other).build()), other);
+            assertTrue(e.getMessage().contains(other) && e.getMessage().contains("SHA2-512")
+                    && e.getMessage().contains("HASH-ML-DSA"), e.getMessage());
+            Signature.getInstance("HASH-ML-DSA", PROVIDER).setParameter(MLDSAParameterSpec.builder().preHash(other).build());
+        }
+        assertNull(s.getParameters(), "a refused pre-hash leaves no parameters set");
+
+        KeyPair kp = keyPair(set);
+        MLDSAParameterSpec sha512 = MLDSAParameterSpec.builder().preHash("SHA2-512").deterministic(true).build();
+        s.setParameter(sha512);
+        s.initSign(kp.getPrivate());
+        s.update(MESSAGE);
+        byte[] sig = s.sign();
+        assertArrayEquals(sign("HASH-ML-DSA", kp.getPrivate(), sha512.toBuilder().preHash(null).build(), MESSAGE), sig,
+                "naming SHA2-512 explicitly is the service's own pre-hash");
+        assertTrue(verify(name, kp.getPublic(), null, MESSAGE, sig));
     }
 
     @Test
@@ -339,6 +420,7 @@ class SignatureTest {
         return bad;
     }
 
+    /** Through java.security.Signature, whose own state check answers first; the SPI's own check is in DilithiumSignatureSpiTest. */
     @Test
     void useBeforeInitIsASignatureException() throws Exception {
         Signature s = Signature.getInstance("ML-DSA-65", PROVIDER);

@@ -88,6 +88,12 @@ public final class CudaBackend implements Backend {
         return preferred.get(params).get(op);
     }
 
+    /** One batch in flight per stream slot of every GPU, so each stream has a batch to run. */
+    @Override
+    public synchronized int preferredBatchesInFlight() {
+        return devices != null ? devices.slots().size() : config.streamsPerDevice();
+    }
+
     @Override
     public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
                        byte[] status) {
