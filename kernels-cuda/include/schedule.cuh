@@ -30,7 +30,9 @@ constexpr int BLOCK_SHARED_BYTES = block_shared_bytes(BLOCK_WARPS);
  * registers at 65536 / (BLOCK_THREADS * this)) and the cfg PERSISTENT factor. Parts with 100 KB
  * of shared memory per multiprocessor (sm_86, sm_87, sm_89, sm_120, sm_121) hold two blocks.
  */
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+#if defined(DG_BLOCKS_PER_SM)
+/* Set on the command line (kernel_bench variants). */
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
 #define DG_BLOCKS_PER_SM 2
 #else
 #define DG_BLOCKS_PER_SM 4

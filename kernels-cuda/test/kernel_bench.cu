@@ -175,6 +175,10 @@ void bench_set(const char* tag, KeygenFn kg, SignFn sg, VerifyFn vf, int n) {
     for (const void* f : {(const void*)kg, (const void*)sg, (const void*)vf}) {
         CHECK_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         std::max({ck.smem, cs.smem, cv.smem})));
+        if (std::getenv("DG_CARVEOUT")) {
+            CHECK_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                            std::atoi(std::getenv("DG_CARVEOUT"))));
+        }
     }
 
     // Keys are always made (sign and verify need them); reported when selected.
