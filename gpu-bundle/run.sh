@@ -8,7 +8,8 @@
 #                runs on the GPU wherever the provider picks its backend itself)
 #   selftest     the CLI's selftest: every known-answer suite against the CUDA backend
 #   throughput   the CLI's throughput table on the CUDA backend (batch 10,000, median of 10)
-#   sweep        the CLI's sweep over batch sizes and streams, with charts
+#   sweep        the CLI's sweep over batch sizes, sweep.csv and charts (a host without fonts
+#                cannot draw them: `sweep --from-csv sweep.csv --out DIR` draws them elsewhere)
 #   jca          the CLI's JCA-path table (1 ... 4096 concurrent callers)
 #   cli ARGS...  any CLI subcommand with its arguments (must be the last step)
 #

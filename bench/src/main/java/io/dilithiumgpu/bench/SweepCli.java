@@ -8,6 +8,7 @@ import io.dilithiumgpu.core.ParameterSet;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -54,6 +55,8 @@ public final class SweepCli implements Subcommand {
     public List<Option> options() {
         return List.of(
                 Option.valued("out", "DIR", "where sweep.csv and sweep-<set>.png go (required)"),
+                Option.valued("from-csv", "FILE", "measure nothing: draw the charts of an earlier sweep.csv"
+                        + " (e.g. one measured on a GPU host without fonts)"),
                 Option.valued("backend", "cpu|cuda", "backend to measure (default cuda, else cpu with the reason)"),
                 Option.valued("sets", "LIST", "parameter sets (default ML-DSA-44)"),
                 Option.valued("ops", "LIST", "operations among keygen,sign,verify (default all three)"),
@@ -69,6 +72,15 @@ public final class SweepCli implements Subcommand {
     @Override
     public int run(Args args, PrintStream out) throws Exception {
         Path dir = args.path("out").orElseThrow(() -> new UsageException("--out DIR is required"));
+        if (args.has("from-csv")) {
+            Path from = args.path("from-csv").orElseThrow();
+            Measured m = readCsv(Files.readAllLines(from));
+            out.println("dilithium-gpu sweep: charts of " + from + " (backend " + m.backend() + ")");
+            out.print(table(m.points()).render());
+            List<String> problems = new ArrayList<>();
+            writeCharts(dir, m.backend(), m.points(), out, problems);
+            return problems.isEmpty() ? Cli.OK : Cli.FAILED;
+        }
         String requested = args.choice("backend", "cuda", "cpu", "cuda");
         List<Integer> streams = args.counts("streams", List.of(CONFIGURED_STREAMS));
         if (args.has("streams") && requested.equals("cpu")) {
@@ -120,21 +132,71 @@ public final class SweepCli implements Subcommand {
         csv(backendName, points).write(csvFile);
         out.println();
         out.println("wrote " + csvFile);
-        for (ParameterSet p : plan.sets()) {
+        writeCharts(dir, backendName, points, out, problems);
+        return problems.isEmpty() ? Cli.OK : Cli.FAILED;
+    }
+
+    /** One PNG chart per set that has points; a chart that cannot be drawn is a problem. */
+    private static void writeCharts(Path dir, String backendName, List<Point> points, PrintStream out,
+                                    List<String> problems) {
+        for (ParameterSet p : points.stream().map(Point::set).distinct().toList()) {
             List<SweepChart.Series> series = series(points, p);
-            if (series.isEmpty()) {
-                continue;
-            }
             Path png = dir.resolve("sweep-" + p.algorithmName() + ".png");
             try {
                 SweepChart.write(png, p + " on " + backendName + ": throughput against batch size", series);
                 out.println("wrote " + png);
             } catch (IOException | RuntimeException | LinkageError e) {
                 problems.add("chart " + png + " not written: " + e);
-                out.println("chart " + png + " not written: " + e);
+                out.println("chart " + png + " not written: " + e
+                        + " (sweep --from-csv draws it on another machine)");
             }
         }
-        return problems.isEmpty() ? Cli.OK : Cli.FAILED;
+    }
+
+    /** The backend and points of a sweep.csv. */
+    record Measured(String backend, List<Point> points) {}
+
+    /**
+     * Reads what {@link #csv} wrote.
+     *
+     * @throws UsageException when a line is not a row of a sweep.csv
+     */
+    static Measured readCsv(List<String> lines) throws UsageException {
+        String header = csv("", List.of()).content().strip();
+        if (lines.isEmpty() || !lines.get(0).strip().equals(header)) {
+            throw new UsageException("not a sweep.csv: the first line must be " + header);
+        }
+        String backend = null;
+        List<Point> points = new ArrayList<>();
+        for (int i = 1; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] f = line.split(",", -1);
+            try {
+                if (f.length != 9) {
+                    throw new IllegalArgumentException(f.length + " fields, not 9");
+                }
+                backend = f[0];
+                Operation op = null;
+                for (Operation o : Operation.values()) {
+                    if (ThroughputCli.opName(o).equals(f[2])) {
+                        op = o;
+                    }
+                }
+                if (op == null) {
+                    throw new IllegalArgumentException("unknown operation " + f[2]);
+                }
+                points.add(new Point(ParameterSet.forName(f[1]), op,
+                        f[3].isEmpty() ? CONFIGURED_STREAMS : Integer.parseInt(f[3]), Integer.parseInt(f[4]),
+                        new Stats.Summary(Integer.parseInt(f[5]), Double.parseDouble(f[6]),
+                                Double.parseDouble(f[7]), Double.parseDouble(f[8]))));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("sweep.csv line " + (i + 1) + ": " + e.getMessage());
+            }
+        }
+        return new Measured(backend == null ? "unknown" : backend, points);
     }
 
     private static Backends.Opened open(String backendName, int streams) {

@@ -8,6 +8,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class SweepCliTest {
 
@@ -63,5 +64,25 @@ class SweepCliTest {
                 + "-".repeat(53) + "\n"
                 + "Dilithium3  keygen  20,000  123,456  123,456  123,456\n",
                 SweepCli.table(points.subList(0, 1)).render());
+    }
+
+    @Test
+    void aWrittenCsvReadsBackToTheSamePoints() throws UsageException {
+        List<SweepCli.Point> points = List.of(
+                new SweepCli.Point(ParameterSet.ML_DSA_87, Operation.SIGN, SweepCli.CONFIGURED_STREAMS, 10_000,
+                        new Stats.Summary(5, 1111350, 1095970, 1117870)),  // six significant digits, as the CSV keeps
+                new SweepCli.Point(ParameterSet.DILITHIUM2, Operation.VERIFY, 4, 100, new Stats.Summary(3, 7, 6, 8)));
+        String csv = SweepCli.csv("cuda", points).content();
+        SweepCli.Measured m = SweepCli.readCsv(List.of(csv.split("\n")));
+        assertEquals("cuda", m.backend());
+        assertEquals(points, m.points());
+    }
+
+    @Test
+    void aFileThatIsNotASweepCsvIsAUsageError() {
+        assertThrows(UsageException.class, () -> SweepCli.readCsv(List.of("set,op,ops")));
+        String header = SweepCli.csv("cuda", List.of()).content().strip();
+        assertThrows(UsageException.class, () -> SweepCli.readCsv(List.of(header, "cuda,ML-DSA-44,fly,,100,1,1,1,1")));
+        assertThrows(UsageException.class, () -> SweepCli.readCsv(List.of(header, "cuda,ML-DSA-44,sign,,100")));
     }
 }
