@@ -63,6 +63,10 @@ __device__ __forceinline__ void run_persistent(const typename Task::Args& args, 
         if (l == 0) status[task] = st;
     }
 
+    // Every lane's last reads of the task's shared and global state happen before any lane
+    // wipes them (compute-sanitizer racecheck: a WAR hazard between SignTask's hint encoding
+    // and this wipe; the __shfl_sync above converges the lanes but does not order memory).
+    warp::sync();
     warp_zero_words(ws, Task::WS_WORDS);
     uint32_t* shw = reinterpret_cast<uint32_t*>(&sh);
     for (unsigned i = l; i < sizeof(WarpShared) / 4; i += 32) shw[i] = 0;
