@@ -28,7 +28,7 @@ class ThroughputCliTest {
         assertEquals(List.of(ParameterSet.values()), s.sets());
         assertEquals(10_000, s.batch());
         assertEquals(10, s.runs());
-        assertEquals(3, s.warmup());
+        assertEquals(20, s.warmup());
         assertEquals(8, s.samples());
         assertNull(s.out());
     }
