@@ -13,12 +13,13 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import javax.management.JMException;
@@ -39,8 +40,11 @@ import javax.management.ObjectName;
  * <h2>Backpressure</h2>
  * At most {@code queueCapacity} tasks wait in the lanes (those in running batches are bounded by
  * {@code maxInFlight × maxSize}). A caller that finds the queue full blocks in the call until
- * there is room. The wait uses {@link ReentrantLock} conditions, never {@code synchronized}, so a
- * virtual thread waiting here unmounts instead of pinning its carrier. If the caller is
+ * there is room. The wait is on a {@link Semaphore}, never inside {@code synchronized}, so a
+ * virtual thread waiting here unmounts instead of pinning its carrier. Callers queue without a
+ * lock (a permit, then the lane's concurrent queue): with one lock per call, the batcher alone
+ * topped out at about 545,000 calls/s on a 16-core host whatever the backend; lock-free, 996,000
+ * with 4,096 callers and 1,416,000 with 16,384. If the caller is
  * interrupted while it waits, nothing is queued: the returned future has failed with an
  * {@link InterruptedException} and the thread's interrupt status is set again.
  *
@@ -82,15 +86,18 @@ public final class Batcher implements Engine, AutoCloseable {
     private final ObjectName mbeanName;
     private final Set<String> loggedCauses = ConcurrentHashMap.newKeySet();
 
+    /**
+     * Guards {@link #inFlight} and the lanes' in-flight counts, which the dispatcher and the batch
+     * threads share. Callers never take it: they queue lock-free (see {@link #submit}).
+     */
     private final ReentrantLock lock = new ReentrantLock();
-    /** Signalled when the dispatcher may have something new to do. */
-    private final Condition work = lock.newCondition();
-    /** Signalled when tasks leave the queue. */
-    private final Condition notFull = lock.newCondition();
+    /** Room in the queue: one permit per task that may still be queued (backpressure). */
+    private final Semaphore room;
+    /** Tasks queued over all lanes. */
+    private final AtomicInteger queued = new AtomicInteger();
+    private volatile boolean closed;
     // Guarded by lock:
-    private int queued;
     private int inFlight;
-    private boolean closed;
     private final ReentrantLock fallbackLock = new ReentrantLock();
     /** The CPU backend for reruns, opened on first need; guarded by fallbackLock. */
     private Backend fallback;
@@ -137,6 +144,7 @@ public final class Batcher implements Engine, AutoCloseable {
                 lanes[laneIndex(op, p)] = new Lane(op, p, size, inFlightLimit + 1);
             }
         }
+        this.room = new Semaphore(config.queueCapacity());
         this.policy = new DispatchPolicy(TimeUnit.MICROSECONDS.toNanos(config.maxDelayMicros()),
                 inFlightLimit, config.queueCapacity());
         this.stats = new BatcherStats(primary.name(), config, inFlightLimit, this::queueDepth, this::batchesInFlight);
@@ -216,14 +224,10 @@ public final class Batcher implements Engine, AutoCloseable {
      */
     @Override
     public void close() {
-        lock.lock();
-        try {
-            closed = true;
-            work.signalAll();
-            notFull.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        closed = true;
+        // Callers blocked for room wake, see the batcher closed and are refused.
+        room.release(config.queueCapacity());
+        LockSupport.unpark(dispatcher);
         if (Thread.currentThread() instanceof OwnThread
                 && ((OwnThread) Thread.currentThread()).owner == this) {
             return;
@@ -258,46 +262,54 @@ public final class Batcher implements Engine, AutoCloseable {
 
     /** True once {@link #close()} has been called. */
     public boolean isClosed() {
-        lock.lock();
-        try {
-            return closed;
-        } finally {
-            lock.unlock();
-        }
+        return closed;
     }
 
     // ---- callers' side
 
+    /**
+     * Queues a task without taking a lock: a permit of {@link #room} (blocking, interruptibly,
+     * while the queue is full), then the lane's concurrent queue. The dispatcher is woken only
+     * when this arrival can change its decision: the lane was empty, is now full, or the queue is.
+     * A task queued while the batcher closes is withdrawn and refused unless the dispatcher has
+     * already taken it (then it runs).
+     */
     private <T> CompletableFuture<T> submit(Lane lane, Task<T> task) {
-        lock.lock();
-        try {
-            while (queued >= config.queueCapacity() && !closed) {
-                try {
-                    notFull.await();
-                } catch (InterruptedException e) {
-                    task.wipe();
-                    task.future.completeExceptionally(
-                            new InterruptedException("interrupted while waiting for room in the batch queue"));
-                    Thread.currentThread().interrupt();
-                    return task.future;
-                }
-            }
-            if (closed) {
+        if (closed) {
+            return refuseClosed(task);
+        }
+        if (!room.tryAcquire()) {
+            try {
+                room.acquire();
+            } catch (InterruptedException e) {
                 task.wipe();
-                task.future.completeExceptionally(new ProviderException("dilithium-gpu batcher is closed"));
+                task.future.completeExceptionally(
+                        new InterruptedException("interrupted while waiting for room in the batch queue"));
+                Thread.currentThread().interrupt();
                 return task.future;
             }
-            task.enqueuedNanos = System.nanoTime();
-            lane.add(task);
-            queued++;
-            // Wake the dispatcher only when this arrival can change its decision.
-            if (lane.size() == 1 || lane.size() == lane.maxBatch || queued >= config.queueCapacity()) {
-                work.signal();
-            }
-            return task.future;
-        } finally {
-            lock.unlock();
         }
+        if (closed) {
+            return refuseClosed(task);
+        }
+        task.enqueuedNanos = System.nanoTime();
+        int laneSize = lane.add(task);
+        int all = queued.incrementAndGet();
+        if (laneSize == 1 || laneSize == lane.maxBatch || all >= config.queueCapacity()) {
+            LockSupport.unpark(dispatcher);
+        }
+        if (closed && lane.remove(task)) {
+            // Closed under us; the dispatcher may have drained and gone. Withdrawn, so refused.
+            queued.decrementAndGet();
+            return refuseClosed(task);
+        }
+        return task.future;
+    }
+
+    private <T> CompletableFuture<T> refuseClosed(Task<T> task) {
+        task.wipe();
+        task.future.completeExceptionally(new ProviderException("dilithium-gpu batcher is closed"));
+        return task.future;
     }
 
     // ---- dispatcher thread
@@ -306,51 +318,46 @@ public final class Batcher implements Engine, AutoCloseable {
         try {
             while (true) {
                 Lane lane;
-                Task<?>[] tasks;
+                Task<?>[] tasks = null;
+                long wait = 0;
                 lock.lock();
                 try {
-                    lane = awaitReadyLane();
-                    if (lane == null) {
+                    long now = System.nanoTime();
+                    boolean closing = closed;
+                    lane = policy.next(lanes, now, inFlight, queued.get(), closing);
+                    if (lane != null) {
+                        tasks = lane.take();
+                        if (tasks.length > 0) {
+                            queued.addAndGet(-tasks.length);
+                            inFlight++;
+                            lane.inFlight++;
+                        }
+                    } else if (closing && queued.get() == 0 && inFlight == 0) {
                         return;
+                    } else {
+                        wait = inFlight < policy.maxInFlight() ? policy.nanosUntilDue(lanes, now) : Long.MAX_VALUE;
                     }
-                    tasks = lane.take();
-                    queued -= tasks.length;
-                    for (int i = 0; i < tasks.length; i++) {
-                        notFull.signal();
-                    }
-                    inFlight++;
-                    lane.inFlight++;
                 } finally {
                     lock.unlock();
                 }
-                handOff(lane, tasks);
+                if (tasks != null) {
+                    if (tasks.length > 0) {
+                        room.release(tasks.length);
+                        handOff(lane, tasks);
+                    }
+                    continue;
+                }
+                // Woken by a caller (a lane became non-empty or full), a finished batch, or close;
+                // an unpark before this park makes it return at once, so no wake-up is lost.
+                if (wait == Long.MAX_VALUE) {
+                    LockSupport.park(this);
+                } else {
+                    LockSupport.parkNanos(this, wait);
+                }
+                Thread.interrupted();  // nobody interrupts the dispatcher on purpose
             }
         } finally {
             shutDown();
-        }
-    }
-
-    /** Waits (lock held) until a lane is ready; null once closed with nothing left to run. */
-    private Lane awaitReadyLane() {
-        while (true) {
-            long now = System.nanoTime();
-            Lane lane = policy.next(lanes, now, inFlight, queued, closed);
-            if (lane != null) {
-                return lane;
-            }
-            if (closed && queued == 0 && inFlight == 0) {
-                return null;
-            }
-            long wait = inFlight < policy.maxInFlight() ? policy.nanosUntilDue(lanes, now) : Long.MAX_VALUE;
-            try {
-                if (wait == Long.MAX_VALUE) {
-                    work.await();
-                } else {
-                    work.awaitNanos(wait);
-                }
-            } catch (InterruptedException e) {
-                // Nobody interrupts the dispatcher on purpose; it stops only when closed and drained.
-            }
         }
     }
 
@@ -460,10 +467,10 @@ public final class Batcher implements Engine, AutoCloseable {
         try {
             inFlight--;
             lane.inFlight--;
-            work.signal();
         } finally {
             lock.unlock();
         }
+        LockSupport.unpark(dispatcher);
         int failures = 0;
         for (Task<?> t : tasks) {
             if (t.failurePending()) {
@@ -520,12 +527,7 @@ public final class Batcher implements Engine, AutoCloseable {
     }
 
     private int queueDepth() {
-        lock.lock();
-        try {
-            return queued;
-        } finally {
-            lock.unlock();
-        }
+        return queued.get();
     }
 
     private int batchesInFlight() {

@@ -3,14 +3,20 @@ package io.dilithiumgpu.batch;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 
-import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The queue of one (operation, parameter set): requests wait here, in arrival order, until the
  * dispatcher takes up to {@link #maxBatch} of them as one batch.
  *
- * <p>Guarded by the {@link Batcher}'s lock: every method but the final fields is called with it
- * held. The lane's {@link #pool} has its own lock.
+ * <p>Callers add without a lock (a concurrent queue and an atomic count: with thousands of
+ * callers a lock here serialised the whole provider). Only the dispatcher takes; a caller may
+ * withdraw its own task ({@link #remove}) when the batcher closed under it. The count is raised
+ * after a task is in the queue and lowered after it has left, so while the dispatcher sees a
+ * positive {@link #size()}, the queue's head is there. {@link #inFlight} is guarded by the
+ * {@link Batcher}'s lock. The lane's {@link #pool} has its own lock.
  */
 final class Lane {
     final Operation op;
@@ -18,8 +24,9 @@ final class Lane {
     /** The most tasks one batch of this lane takes: ≥ 1. */
     final int maxBatch;
     final BufferPool pool;
-    private final ArrayDeque<Task<?>> queue = new ArrayDeque<>();
-    /** Batches of this lane handed to the backend and not yet finished. */
+    private final ConcurrentLinkedQueue<Task<?>> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger size = new AtomicInteger();
+    /** Batches of this lane handed to the backend and not yet finished (guarded by the batcher's lock). */
     int inFlight;
 
     Lane(Operation op, ParameterSet params, int maxBatch, int retainedBatches) {
@@ -29,30 +36,49 @@ final class Lane {
         this.pool = new BufferPool(op, params, maxBatch, retainedBatches);
     }
 
-    void add(Task<?> task) {
-        queue.addLast(task);
+    /** Queues a task; returns the lane's size with it. */
+    int add(Task<?> task) {
+        queue.add(task);
+        return size.incrementAndGet();
+    }
+
+    /** Withdraws a task not yet taken; false when the dispatcher already took it. */
+    boolean remove(Task<?> task) {
+        if (queue.remove(task)) {
+            size.decrementAndGet();
+            return true;
+        }
+        return false;
     }
 
     int size() {
-        return queue.size();
+        return size.get();
     }
 
     boolean isEmpty() {
-        return queue.isEmpty();
+        return size.get() == 0;
     }
 
-    /** When the oldest queued task arrived; only for a non-empty lane. */
+    /** When the oldest queued task arrived; {@link Long#MAX_VALUE} when none is (any more). */
     long oldestNanos() {
-        return queue.getFirst().enqueuedNanos;
+        Task<?> head = queue.peek();
+        return head == null ? Long.MAX_VALUE : head.enqueuedNanos;
     }
 
-    /** Removes the next batch: the oldest {@code min(size, maxBatch)} tasks. */
+    /** Removes the next batch: the oldest {@code min(size, maxBatch)} tasks (fewer if withdrawn meanwhile). */
     Task<?>[] take() {
-        Task<?>[] tasks = new Task<?>[Math.min(queue.size(), maxBatch)];
-        for (int i = 0; i < tasks.length; i++) {
-            tasks[i] = queue.pollFirst();
+        int want = Math.min(size.get(), maxBatch);
+        Task<?>[] tasks = new Task<?>[want];
+        int n = 0;
+        while (n < want) {
+            Task<?> t = queue.poll();
+            if (t == null) {
+                break;
+            }
+            tasks[n++] = t;
         }
-        return tasks;
+        size.addAndGet(-n);
+        return n == want ? tasks : Arrays.copyOf(tasks, n);
     }
 
     @Override
