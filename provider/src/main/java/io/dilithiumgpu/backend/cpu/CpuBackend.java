@@ -33,13 +33,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * temporaries before each task returns. The CUDA backend reuses this class as its fallback.
  */
 public final class CpuBackend implements Backend {
-    /**
-     * Tasks per thread in {@link #preferredBatchSize}: enough to even out the rejection loop, and
-     * few enough batches under load that handing them over costs little. With 4 (batches of 8 on
-     * two cores) 4,096 JCA callers reached 80 % of the direct batch path (ML-DSA-65 signing, JMH
-     * BatchingBenchmark); with 16, 82 %.
-     */
-    private static final int TASKS_PER_THREAD = 16;
+    /** Tasks per thread in {@link #preferredBatchSize}: enough to even out the rejection loop. */
+    private static final int TASKS_PER_THREAD = 4;
     /** Each thread claims roughly its share of a batch divided by this. */
     private static final int CHUNKS_PER_THREAD = 8;
 

@@ -128,7 +128,7 @@ class CpuBackendTest {
                 new byte[2 * p.publicKeyBytes()], new byte[2 * 64], new byte[2 * p.signatureBytes() - 1], new byte[2]));
         assertThrows(IllegalArgumentException.class, () -> backend.keyGen(p, 1,
                 new byte[32], new byte[p.publicKeyBytes()], new byte[p.privateKeyBytes()], new byte[0]));
-        assertEquals(32, backend.preferredBatchSize(p, Operation.SIGN));
+        assertEquals(8, backend.preferredBatchSize(p, Operation.SIGN));
         backend.close();
         backend.close();
         assertThrows(BackendException.class, () -> backend.keyGen(p, 1,
