@@ -42,8 +42,9 @@ zip -q -d "$stage"/lib/jcuda-natives-*.jar 'lib/libJNvPTXCompiler-*' 'lib/libJNv
 ( cd "$stage/lib" && rm -f jmh-core-*.jar jopt-simple-*.jar commons-math3-*.jar pdfbox-*.jar fontbox-*.jar \
       VectorGraphics2D-*.jar graphics2d-*.jar commons-logging-*.jar )
 
-# The runtime: the modules the jars need (jdeps' view, plus jdk.jfr/jdk.management for the tests).
-modules=java.base,java.logging,java.management,java.desktop,java.naming,java.sql,java.xml,jdk.unsupported,jdk.jfr,jdk.management,jdk.crypto.cryptoki,java.scripting
+# The runtime: the modules the jars need (jdeps' view), plus jdk.jfr and jdk.management for the
+# tests and jdk.zipfs, through which the JUnit launcher scans test jars for --select-package.
+modules=java.base,java.logging,java.management,java.desktop,java.naming,java.sql,java.xml,jdk.unsupported,jdk.jfr,jdk.management,jdk.crypto.cryptoki,java.scripting,jdk.zipfs
 "$temurin/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages \
     --compress=zip-0 --output "$stage/jre"
 
