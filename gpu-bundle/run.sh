@@ -56,7 +56,7 @@ while [ $# -gt 0 ]; do
         tests) junit gpu-tests --select-class=io.dilithiumgpu.backend.cuda.CudaBackendTest \
                    --select-class=io.dilithiumgpu.backend.cuda.CudaDifferentialTest \
                    --select-class=io.dilithiumgpu.kat.CudaKatTest ;;
-        alltests) junit all-tests --select-package=io.dilithiumgpu ;;
+        alltests) junit all-tests --select-package=io.dilithiumgpu --exclude-package=io.dilithiumgpu.bench ;;
         selftest) cli selftest selftest --backend cuda --kat-dir "$vectors" --out "$out" ;;
         throughput) cli throughput throughput --backend cuda --out "$out" ;;
         sweep) cli sweep sweep --backend cuda --sets ML-DSA-44,ML-DSA-65,ML-DSA-87 --out "$out" ;;

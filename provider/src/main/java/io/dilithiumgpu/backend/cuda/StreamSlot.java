@@ -11,6 +11,7 @@ import jcuda.driver.JCudaDriver;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One stream of one GPU with the memory it owns (the paper's memory pool, §4.4): a pinned host
@@ -37,6 +38,8 @@ final class StreamSlot implements AutoCloseable {
     private final long blockBytes;
     private final long workspaceBytes;
     private final CUstream stream = new CUstream();
+    /** Held while a chunk runs and its memories are wiped; {@link #read} waits for it. */
+    private final ReentrantLock busy = new ReentrantLock();
     private final Pointer hostBlock = new Pointer();
     private final CUdeviceptr deviceBlock = new CUdeviceptr();
     private final CUdeviceptr scratch = new CUdeviceptr();
@@ -111,9 +114,19 @@ final class StreamSlot implements AutoCloseable {
 
     /**
      * Copies {@code length} bytes at {@code offset} out of one of the slot's memories: the
-     * inspection the wipe tests make. Only while the slot is idle (no call in progress).
+     * inspection the wipe tests make. Waits until the slot is idle: a chunk's caller may already
+     * have its outputs while the slot is still wiping (see {@link #execute}).
      */
     byte[] read(Memory memory, long offset, int length) {
+        busy.lock();
+        try {
+            return readIdle(memory, offset, length);
+        } finally {
+            busy.unlock();
+        }
+    }
+
+    private byte[] readIdle(Memory memory, long offset, int length) {
         byte[] out = new byte[length];
         if (memory == Memory.HOST_BLOCK) {
             host.duplicate().get(Math.toIntExact(offset), out, 0, length);
@@ -144,6 +157,15 @@ final class StreamSlot implements AutoCloseable {
      *                          its operation allows; the outputs are then unspecified
      */
     void execute(Chunk c, Runnable outputsReady) {
+        busy.lock();
+        try {
+            executeHeld(c, outputsReady);
+        } finally {
+            busy.unlock();
+        }
+    }
+
+    private void executeHeld(Chunk c, Runnable outputsReady) {
         Kernel kernel = device.kernel(c.params, c.op);
         BatchLayout layout = BatchLayout.of(c.params, c.op, c.count);
         String where = where(kernel.name() + ", tasks " + c.first + ".." + (c.first + c.count - 1));
