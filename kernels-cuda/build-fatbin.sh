@@ -5,8 +5,9 @@
 #
 # Usage: build-fatbin.sh <outdir>
 #
-# nvcc is taken from $NVCC, the PATH, $CUDA_HOME/bin or /usr/local/cuda/bin. Without one the
-# script warns, writes nothing and succeeds: the provider then runs on the CPU backend only.
+# nvcc is taken from $NVCC, the PATH, $CUDA_HOME/bin or /usr/local/cuda/bin. Without one (or with
+# NVCC=none) the script warns, writes nothing and succeeds: the provider then runs on the CPU
+# backend only.
 # The architectures are those of DG_CUDA_ARCHS (default below) that this nvcc supports.
 # When the fatbin is newer than every source it is left alone (a second `mvn verify` in the
 # same tree costs nothing).
@@ -16,7 +17,9 @@ out=${1:?usage: build-fatbin.sh <outdir>}
 fatbin=$out/dilithium.fatbin
 
 nvcc=${NVCC:-}
-if [ -z "$nvcc" ]; then
+if [ "$nvcc" = none ]; then
+    nvcc=  # NVCC=none: build as on a machine without CUDA (the CPU-only jar)
+elif [ -z "$nvcc" ]; then
     for c in "$(command -v nvcc || true)" "${CUDA_HOME:-}/bin/nvcc" /usr/local/cuda/bin/nvcc; do
         if [ -n "$c" ] && [ -x "$c" ]; then nvcc=$c; break; fi
     done
