@@ -92,7 +92,11 @@ public final class DilithiumKeyPairGenerator extends KeyPairGeneratorSpi {
         byte[] seed = new byte[ParameterSet.SEED_BYTES];
         byte[][] generated = null;
         try {
-            (random != null ? random : DefaultRandom.get()).nextBytes(seed);
+            if (random != null) {
+                random.nextBytes(seed);
+            } else {
+                DefaultRandom.nextBytes(seed);
+            }
             generated = EngineCalls.await(Engines.shared().keyGen(p, seed), p + " key generation",
                     ProviderException::new);
             return new KeyPair(DilithiumPublicKey.of(p, generated[0]),

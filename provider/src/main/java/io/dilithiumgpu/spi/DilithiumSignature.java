@@ -195,7 +195,11 @@ public final class DilithiumSignature extends SignatureSpi {
             return Scheme.deterministicRnd(params, sk, 0, mu, 0);
         }
         byte[] rnd = new byte[params.rndBytes()];
-        (random != null ? random : DefaultRandom.get()).nextBytes(rnd);
+        if (random != null) {
+            random.nextBytes(rnd);
+        } else {
+            DefaultRandom.nextBytes(rnd);
+        }
         return rnd;
     }
 
