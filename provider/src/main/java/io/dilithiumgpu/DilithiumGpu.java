@@ -9,6 +9,7 @@ import io.dilithiumgpu.core.Scheme;
 import io.dilithiumgpu.key.DilithiumPrivateKey;
 import io.dilithiumgpu.key.DilithiumPublicKey;
 import io.dilithiumgpu.spec.MLDSAParameterSpec;
+import io.dilithiumgpu.spi.DefaultRandom;
 
 import java.security.GeneralSecurityException;
 import java.security.InvalidAlgorithmParameterException;
@@ -20,13 +21,13 @@ import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
 import java.security.Provider;
 import java.security.PublicKey;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 
 /**
  * The asynchronous API, for callers that batch themselves: each call queues one operation on the
@@ -37,7 +38,8 @@ import java.util.concurrent.CompletionException;
  * {@link MLDSAParameterSpec}: pure signing (FIPS 204 Algorithms 2 and 3; round 3.1
  * {@code crypto_sign}) with the spec's context; HashML-DSA (FIPS 204 Algorithms 4 and 5) when the
  * spec names a pre-hash; external μ when the spec says so (the message is then μ itself, 64
- * bytes). ML-DSA signing is hedged (rnd from a shared {@link SecureRandom}) unless the spec is
+ * bytes). ML-DSA signing is hedged (rnd from the provider's default randomness, striped SP 800-90A
+ * DRBGs: {@link DefaultRandom}) unless the spec is
  * deterministic; round 3.1 signing is deterministic (ρ′ = H(K ‖ μ)), as with a {@code Signature}
  * given no {@code SecureRandom}.
  *
@@ -58,10 +60,6 @@ public final class DilithiumGpu {
     private static final int MAX_CONTEXT_BYTES = 255;
 
     private DilithiumGpu() {}
-
-    private static final class Randomness {
-        static final SecureRandom INSTANCE = new SecureRandom();
-    }
 
     // ---- key objects
 
@@ -119,13 +117,14 @@ public final class DilithiumGpu {
 
     /**
      * Generates {@code n} key pairs (FIPS 204 Algorithm 1; round 3.1 {@code crypto_sign_keypair}),
-     * each from 32 bytes of a shared {@link SecureRandom}. The private keys keep their seeds.
+     * each from 32 bytes of the provider's default randomness ({@link DefaultRandom}). The private
+     * keys keep their seeds.
      *
      * @param n ≥ 0; above the batch queue's capacity the calling thread blocks until the first
      *          batches have run
      */
     public static CompletableFuture<List<KeyPair>> generateKeyPairs(ParameterSet parameterSet, int n) {
-        return generateKeyPairs(Engines.shared(), parameterSet, n, Randomness.INSTANCE);
+        return generateKeyPairs(Engines.shared(), parameterSet, n, DefaultRandom::nextBytes);
     }
 
     /** As {@link #generateKeyPairs(ParameterSet, int)}, the set by name ({@code ML-DSA-65}, {@code Dilithium2}). */
@@ -196,7 +195,7 @@ public final class DilithiumGpu {
                 rnd = Scheme.deterministicRnd(p, sk, 0, mu, 0);
             } else {
                 rnd = new byte[p.rndBytes()];
-                Randomness.INSTANCE.nextBytes(rnd);
+                DefaultRandom.nextBytes(rnd);
             }
             return engine.sign(p, sk, mu, rnd);
         } finally {
@@ -210,7 +209,8 @@ public final class DilithiumGpu {
         return engine.verify(p, pk, mu(p, tr, message, spec), signature);
     }
 
-    static CompletableFuture<List<KeyPair>> generateKeyPairs(Engine engine, ParameterSet p, int n, SecureRandom random) {
+    static CompletableFuture<List<KeyPair>> generateKeyPairs(Engine engine, ParameterSet p, int n,
+                                                             Consumer<byte[]> random) {
         Objects.requireNonNull(p, "parameterSet");
         if (n < 0) {
             throw new IllegalArgumentException("n must be ≥ 0: " + n);
@@ -218,7 +218,7 @@ public final class DilithiumGpu {
         byte[][] seeds = new byte[n][ParameterSet.SEED_BYTES];
         List<CompletableFuture<byte[][]>> pending = new ArrayList<>(n);
         for (int i = 0; i < n && !Thread.currentThread().isInterrupted(); i++) {
-            random.nextBytes(seeds[i]);
+            random.accept(seeds[i]);
             pending.add(engine.keyGen(p, seeds[i]));
         }
         if (pending.size() < n) {

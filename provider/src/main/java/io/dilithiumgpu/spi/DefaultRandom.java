@@ -24,11 +24,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * time and hands them out in order, zeroing each part as it leaves, so no byte is handed out
  * twice and none lingers after use.
  *
+ * <p>The SPIs and the asynchronous API ({@code io.dilithiumgpu.DilithiumGpu}) use it when the caller
+ * gives no {@code SecureRandom}.
+ *
  * <p>Stripes are made on first use with a compare-and-set rather than in a holder class: a
  * virtual thread that meets a class initialization in progress waits for it pinned to its carrier.
  * The stripe's lock is a {@link ReentrantLock}, so a virtual thread waiting for it unmounts.
  */
-final class DefaultRandom {
+public final class DefaultRandom {
     /** Independent DRBGs: enough that thousands of callers rarely meet on one. */
     static final int STRIPES = Math.max(8, Integer.highestOneBit(Runtime.getRuntime().availableProcessors()) * 4);
     /** Bytes a stripe draws from its DRBG at once. */
@@ -39,7 +42,7 @@ final class DefaultRandom {
     private DefaultRandom() {}
 
     /** Fills {@code out} with fresh random bytes from the calling thread's stripe. */
-    static void nextBytes(byte[] out) {
+    public static void nextBytes(byte[] out) {
         int index = (int) (Thread.currentThread().getId() & (STRIPES - 1));
         Stripe stripe = STRIPED.get(index);
         if (stripe == null) {
