@@ -45,10 +45,11 @@ struct Cfg {
     int threads, tasks, smem, persistent, workspace;
 };
 
-/** The launch configuration the <entry>_cfg constant publishes (schedule.cuh, DG_DEFINE_CFG). */
-template <class Task>
-Cfg cfg_of() {
-    return Cfg{dg::BLOCK_THREADS, dg::BLOCK_WARPS, dg::BLOCK_SHARED_BYTES, DG_BLOCKS_PER_SM, Task::WS_WORDS * 4};
+/** The launch configuration an entry point publishes in its <entry>_cfg constant (batch_abi.h). */
+Cfg read_cfg(const int32_t (&symbol)[ABI_CFG_WORDS]) {
+    int32_t w[ABI_CFG_WORDS];
+    CHECK_CUDA(cudaMemcpyFromSymbol(w, symbol, sizeof(w)));
+    return Cfg{w[ABI_CFG_THREADS], w[ABI_CFG_TASKS], w[ABI_CFG_SMEM], w[ABI_CFG_PERSISTENT], w[ABI_CFG_WORKSPACE]};
 }
 
 int grid_for(const Cfg& c, int n) {
@@ -159,7 +160,8 @@ typedef void (*SignFn)(const uint8_t*, const uint8_t*, const uint8_t*, uint8_t*,
 typedef void (*VerifyFn)(const uint8_t*, const uint8_t*, const uint8_t*, uint8_t*, int, uint32_t*, uint8_t*);
 
 template <class P>
-void bench_set(const char* tag, KeygenFn kg, SignFn sg, VerifyFn vf, int n) {
+void bench_set(const char* tag, KeygenFn kg, const Cfg& ck, SignFn sg, const Cfg& cs, VerifyFn vf, const Cfg& cv,
+               int n) {
     const std::string t(tag);
     const bool any = selected("keygen_" + t) || selected("sign_" + t) || selected("verify_" + t);
     if (!any) return;
@@ -171,7 +173,6 @@ void bench_set(const char* tag, KeygenFn kg, SignFn sg, VerifyFn vf, int n) {
     uint8_t* sigs = device_alloc((size_t)n * P::SIG_BYTES);
     uint8_t* status = device_alloc(n);
 
-    const Cfg ck = cfg_of<dg::KeygenTask<P>>(), cs = cfg_of<dg::SignTask<P>>(), cv = cfg_of<dg::VerifyTask<P>>();
     for (const void* f : {(const void*)kg, (const void*)sg, (const void*)vf}) {
         CHECK_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         std::max({ck.smem, cs.smem, cv.smem})));
@@ -222,7 +223,8 @@ int main(int argc, char** argv) {
     std::printf("kernel_bench: %s, %d SMs; %d tasks, %d streams, median of %d runs (device to device)\n", prop.name,
                 g_sms, n, g_streams, g_runs);
 #define DG_BENCH(tag, PARAMS)                                                                               \
-    bench_set<dg::PARAMS>(#tag, keygen_##tag, sign_##tag, verify_##tag, n)
+    bench_set<dg::PARAMS>(#tag, keygen_##tag, read_cfg(keygen_##tag##_cfg), sign_##tag, read_cfg(sign_##tag##_cfg), \
+                          verify_##tag, read_cfg(verify_##tag##_cfg), n)
     DG_BENCH(dilithium2, Dilithium2);
     DG_BENCH(dilithium3, Dilithium3);
     DG_BENCH(dilithium5, Dilithium5);

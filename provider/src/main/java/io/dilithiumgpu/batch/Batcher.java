@@ -87,8 +87,7 @@ public final class Batcher implements Engine, AutoCloseable {
     private final Set<String> loggedCauses = ConcurrentHashMap.newKeySet();
 
     /**
-     * Guards {@link #inFlight} and the lanes' in-flight counts, which the dispatcher and the batch
-     * threads share. Callers never take it: they queue lock-free (see {@link #submit}).
+     * Guards {@link #inFlight}, which the dispatcher and the batch threads share. Callers never take it: they queue lock-free (see {@link #submit}).
      */
     private final ReentrantLock lock = new ReentrantLock();
     /** Room in the queue: one permit per task that may still be queued (backpressure). */
@@ -330,7 +329,6 @@ public final class Batcher implements Engine, AutoCloseable {
                         if (tasks.length > 0) {
                             queued.addAndGet(-tasks.length);
                             inFlight++;
-                            lane.inFlight++;
                         }
                     } else if (closing && queued.get() == 0 && inFlight == 0) {
                         return;
@@ -371,7 +369,7 @@ public final class Batcher implements Engine, AutoCloseable {
                 t.wipe();
                 t.fail(failure);
             }
-            finishBatch(lane, tasks);
+            finishBatch(tasks);
         }
     }
 
@@ -439,7 +437,7 @@ public final class Batcher implements Engine, AutoCloseable {
                 batch.clear();
                 lane.pool.give(batch);
             }
-            finishBatch(lane, tasks);
+            finishBatch(tasks);
         }
     }
 
@@ -462,11 +460,10 @@ public final class Batcher implements Engine, AutoCloseable {
     }
 
     /** Frees the batch's slot, counts the failures, then completes the futures. */
-    private void finishBatch(Lane lane, Task<?>[] tasks) {
+    private void finishBatch(Task<?>[] tasks) {
         lock.lock();
         try {
             inFlight--;
-            lane.inFlight--;
         } finally {
             lock.unlock();
         }

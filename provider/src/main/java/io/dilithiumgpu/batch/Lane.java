@@ -15,8 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * callers a lock here serialised the whole provider). Only the dispatcher takes; a caller may
  * withdraw its own task ({@link #remove}) when the batcher closed under it. The count is raised
  * after a task is in the queue and lowered after it has left, so while the dispatcher sees a
- * positive {@link #size()}, the queue's head is there. {@link #inFlight} is guarded by the
- * {@link Batcher}'s lock. The lane's {@link #pool} has its own lock.
+ * positive {@link #size()}, the queue's head is there. The lane's {@link #pool} has its own lock.
  */
 final class Lane {
     final Operation op;
@@ -26,8 +25,6 @@ final class Lane {
     final BufferPool pool;
     private final ConcurrentLinkedQueue<Task<?>> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger size = new AtomicInteger();
-    /** Batches of this lane handed to the backend and not yet finished (guarded by the batcher's lock). */
-    int inFlight;
 
     Lane(Operation op, ParameterSet params, int maxBatch, int retainedBatches) {
         this.op = op;

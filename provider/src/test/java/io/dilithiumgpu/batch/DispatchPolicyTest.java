@@ -39,7 +39,6 @@ class DispatchPolicyTest {
 
     @Test
     void anIdleLaneWaitsWhileAnotherLaneKeepsTheBackendBusy() {
-        verify.inFlight = 1;
         queue(sign, T0, 1);
         assertNull(policy.next(lanes, T0, 1, 1, false), "a free slot, but the provider is not idle");
         assertSame(sign, policy.next(lanes, T0 + DELAY, 1, 1, false), "due");
@@ -47,7 +46,6 @@ class DispatchPolicyTest {
 
     @Test
     void aBusyLaneWaitsUntilFullOrDue() {
-        sign.inFlight = 1;
         queue(sign, T0, 3);
         assertNull(policy.next(lanes, T0 + DELAY - 1, 1, 3, false));
         assertEquals(1, policy.nanosUntilDue(lanes, T0 + DELAY - 1));
@@ -58,7 +56,6 @@ class DispatchPolicyTest {
 
     @Test
     void noFreeSlotHoldsEverything() {
-        sign.inFlight = 2;
         queue(sign, T0, 4);
         queue(verify, T0, 1);
         assertNull(policy.next(lanes, T0 + 10 * DELAY, 2, 5, true));
@@ -66,7 +63,6 @@ class DispatchPolicyTest {
 
     @Test
     void backlogAndDrainingMakeEveryLaneReady() {
-        sign.inFlight = 1;
         queue(sign, T0, 1);
         assertNull(policy.next(lanes, T0, 1, 1, false));
         assertSame(sign, policy.next(lanes, T0, 1, 100, false), "backlog");
