@@ -5,6 +5,8 @@ import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.core.MuHasher;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PreHash;
+import io.dilithiumgpu.core.PrivateKeyCache;
+import io.dilithiumgpu.core.PublicKeyCache;
 import io.dilithiumgpu.core.Scheme;
 import io.dilithiumgpu.key.DilithiumPrivateKey;
 import io.dilithiumgpu.key.DilithiumPublicKey;
@@ -52,7 +54,9 @@ import java.util.function.Consumer;
  * the {@code *Async} variants.
  *
  * <p>Ownership: arguments are copied or consumed before the call returns; the caller may reuse or
- * wipe them. Private-key copies made here are wiped once queued.
+ * wipe them. Private-key copies made here are wiped once queued. The key-object methods pass the
+ * key's cache of decoded vectors along (a raw encoding has none), so that repeated use of one key
+ * object is cheaper on the CPU backend.
  */
 public final class DilithiumGpu {
     private static final Provider PROVIDER = new DilithiumGpuProvider();
@@ -81,7 +85,7 @@ public final class DilithiumGpu {
         try {
             DilithiumPrivateKey key = ours(privateKey, DilithiumPrivateKey.class);
             sk = key.getExpandedKey();
-            return sign(Engines.shared(), key.parameterSet(), sk, key.getTr(), message, spec);
+            return sign(Engines.shared(), key.parameterSet(), sk, key.cache(), key.getTr(), message, spec);
         } catch (GeneralSecurityException e) {
             return CompletableFuture.failedFuture(e);
         } catch (IllegalStateException e) {
@@ -109,7 +113,8 @@ public final class DilithiumGpu {
         Objects.requireNonNull(spec, "spec");
         try {
             DilithiumPublicKey key = ours(publicKey, DilithiumPublicKey.class);
-            return verify(Engines.shared(), key.parameterSet(), key.getRawKey(), key.getTr(), message, signature, spec);
+            return verify(Engines.shared(), key.parameterSet(), key.getRawKey(), key.cache(), key.getTr(), message,
+                    signature, spec);
         } catch (GeneralSecurityException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -154,7 +159,7 @@ public final class DilithiumGpu {
         int trOffset = 2 * ParameterSet.SEED_BYTES;
         byte[] tr = Arrays.copyOfRange(privateKey, trOffset, trOffset + parameterSet.trBytes());
         try {
-            return sign(Engines.shared(), parameterSet, privateKey, tr, message, spec);
+            return sign(Engines.shared(), parameterSet, privateKey, null, tr, message, spec);
         } catch (GeneralSecurityException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -177,7 +182,7 @@ public final class DilithiumGpu {
                     + parameterSet.publicKeyBytes() + " bytes, not " + publicKey.length));
         }
         try {
-            return verify(Engines.shared(), parameterSet, publicKey, Scheme.tr(parameterSet, publicKey, 0),
+            return verify(Engines.shared(), parameterSet, publicKey, null, Scheme.tr(parameterSet, publicKey, 0),
                     message, signature, spec);
         } catch (GeneralSecurityException e) {
             return CompletableFuture.failedFuture(e);
@@ -186,8 +191,10 @@ public final class DilithiumGpu {
 
     // ---- shared by both forms
 
-    static CompletableFuture<byte[]> sign(Engine engine, ParameterSet p, byte[] sk, byte[] tr, byte[] message,
-                                          MLDSAParameterSpec spec) throws InvalidAlgorithmParameterException {
+    /** @param cache the key's cache, or {@code null} for a raw key */
+    static CompletableFuture<byte[]> sign(Engine engine, ParameterSet p, byte[] sk, PrivateKeyCache cache, byte[] tr,
+                                          byte[] message, MLDSAParameterSpec spec)
+            throws InvalidAlgorithmParameterException {
         byte[] mu = mu(p, tr, message, spec);
         byte[] rnd = null;
         try {
@@ -197,16 +204,17 @@ public final class DilithiumGpu {
                 rnd = new byte[p.rndBytes()];
                 DefaultRandom.nextBytes(rnd);
             }
-            return engine.sign(p, sk, mu, rnd);
+            return engine.sign(p, sk, cache, mu, rnd);
         } finally {
             wipe(rnd);
         }
     }
 
-    static CompletableFuture<Boolean> verify(Engine engine, ParameterSet p, byte[] pk, byte[] tr, byte[] message,
-                                             byte[] signature, MLDSAParameterSpec spec)
+    /** @param cache the key's cache, or {@code null} for a raw key */
+    static CompletableFuture<Boolean> verify(Engine engine, ParameterSet p, byte[] pk, PublicKeyCache cache, byte[] tr,
+                                             byte[] message, byte[] signature, MLDSAParameterSpec spec)
             throws InvalidAlgorithmParameterException {
-        return engine.verify(p, pk, mu(p, tr, message, spec), signature);
+        return engine.verify(p, pk, cache, mu(p, tr, message, spec), signature);
     }
 
     static CompletableFuture<List<KeyPair>> generateKeyPairs(Engine engine, ParameterSet p, int n,

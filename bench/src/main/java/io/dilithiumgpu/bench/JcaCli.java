@@ -153,7 +153,10 @@ public final class JcaCli implements Subcommand {
                                   long warmup, long measure) throws Exception {
         double[] rates = new double[levels.size()];
         for (int i = 0; i < levels.size(); i++) {
+            Anatomy before = Anatomy.snapshot();
             rates[i] = closedLoop(load, op, levels.get(i), warmup, measure);
+            System.err.printf(Locale.ROOT, "[jca] %s %s, %d callers: %s%n", p, ThroughputCli.opName(op),
+                    levels.get(i), Anatomy.snapshot().since(before));
         }
         double peak = 0;
         for (double r : rates) {

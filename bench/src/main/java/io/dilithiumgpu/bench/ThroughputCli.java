@@ -104,7 +104,13 @@ public final class ThroughputCli implements Subcommand {
                     long start = System.nanoTime();
                     try (BatchBench bench = new BatchBench(backend, p, s.batch(), check, s.samples(), random)) {
                         for (Operation op : Operation.values()) {
+                            ChunkTimes before = ChunkTimes.of(backend);
                             double[] rates = Runs.measure(stage(bench, op), s.batch(), s.warmup(), s.runs());
+                            ChunkTimes spent = ChunkTimes.of(backend).minus(before);
+                            if (spent != null) {
+                                System.err.printf(Locale.ROOT, "[throughput] %s %s %s: %s%n", name, p,
+                                        opName(op), spent);
+                            }
                             Result r = new Result(name, p, op, s.batch(), Stats.summarize(rates));
                             results.add(r);
                             table.row(row(r));

@@ -1,6 +1,8 @@
 package io.dilithiumgpu.backend;
 
 import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.PrivateKeyCache;
+import io.dilithiumgpu.core.PublicKeyCache;
 
 /**
  * A batch engine for one of the six parameter sets: the seam between the batcher and the
@@ -77,6 +79,32 @@ public interface Backend extends AutoCloseable {
      */
     void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
                 byte[] status);
+
+    /**
+     * {@link #sign(ParameterSet, int, byte[], byte[], byte[], byte[], byte[])} with each task's
+     * private-key cache: {@code caches[i]} belongs to the key of task i, or is {@code null}. A
+     * backend that decodes keys itself may use and fill the caches ({@link PrivateKeyCache} says
+     * how); results must be the same as without them. By default the caches are ignored, as the
+     * CUDA backend does (its kernels decode on the device from the packed keys).
+     *
+     * @param caches at least n entries, or {@code null} for none; read only during the call
+     */
+    default void sign(ParameterSet params, int n, byte[] privateKeys, PrivateKeyCache[] caches, byte[] mus,
+                      byte[] rnds, byte[] signatures, byte[] status) {
+        sign(params, n, privateKeys, mus, rnds, signatures, status);
+    }
+
+    /**
+     * {@link #verify(ParameterSet, int, byte[], byte[], byte[], byte[])} with each task's
+     * public-key cache ({@code caches[i]} or {@code null}), as for {@code sign}. By default the
+     * caches are ignored.
+     *
+     * @param caches at least n entries, or {@code null} for none; read only during the call
+     */
+    default void verify(ParameterSet params, int n, byte[] publicKeys, PublicKeyCache[] caches, byte[] mus,
+                        byte[] signatures, byte[] status) {
+        verify(params, n, publicKeys, mus, signatures, status);
+    }
 
     /** Releases threads, pools and device memory. Idempotent. */
     @Override

@@ -44,7 +44,7 @@ abstract class Batch {
     /** Stages task {@code slot}'s outcome from its status and outputs. */
     abstract void collect(int slot, Task<?> task);
 
-    /** Zeroes records {@code [0, n)} of every array that holds secrets. */
+    /** Zeroes records {@code [0, n)} of every array that holds secrets; drops their key caches. */
     abstract void wipeSecrets(int n);
 
     /**

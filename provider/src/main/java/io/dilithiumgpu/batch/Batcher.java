@@ -4,6 +4,8 @@ import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.PrivateKeyCache;
+import io.dilithiumgpu.core.PublicKeyCache;
 
 import java.lang.management.ManagementFactory;
 import java.security.InvalidKeyException;
@@ -185,13 +187,28 @@ public final class Batcher implements Engine, AutoCloseable {
      */
     @Override
     public CompletableFuture<byte[]> sign(ParameterSet params, byte[] privateKey, byte[] mu, byte[] rnd) {
+        return sign(params, privateKey, null, mu, rnd);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The cache travels with the task; a CPU backend signs through it, the CUDA backend ignores
+     * it. A private key of the wrong length fails the future with {@link InvalidKeyException}
+     * without queueing.
+     *
+     * @throws IllegalArgumentException when μ or rnd has the wrong length
+     */
+    @Override
+    public CompletableFuture<byte[]> sign(ParameterSet params, byte[] privateKey, PrivateKeyCache cache,
+                                          byte[] mu, byte[] rnd) {
         requireLength(mu, ParameterSet.MU_BYTES, "mu");
         requireLength(rnd, params.rndBytes(), "rnd");
         if (privateKey.length != params.privateKeyBytes()) {
             return CompletableFuture.failedFuture(new InvalidKeyException(params + " private key must be "
                     + params.privateKeyBytes() + " bytes, not " + privateKey.length));
         }
-        return submit(lane(Operation.SIGN, params), new SignBatch.Request(privateKey, mu, rnd));
+        return submit(lane(Operation.SIGN, params), new SignBatch.Request(privateKey, cache, mu, rnd));
     }
 
     /**
@@ -204,6 +221,22 @@ public final class Batcher implements Engine, AutoCloseable {
      */
     @Override
     public CompletableFuture<Boolean> verify(ParameterSet params, byte[] publicKey, byte[] mu, byte[] signature) {
+        return verify(params, publicKey, null, mu, signature);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The cache travels with the task; a CPU backend verifies through it, the CUDA backend
+     * ignores it. A public key of the wrong length fails the future with
+     * {@link InvalidKeyException}; a signature of the wrong length completes it with false;
+     * neither is queued.
+     *
+     * @throws IllegalArgumentException when μ has the wrong length
+     */
+    @Override
+    public CompletableFuture<Boolean> verify(ParameterSet params, byte[] publicKey, PublicKeyCache cache,
+                                             byte[] mu, byte[] signature) {
         requireLength(mu, ParameterSet.MU_BYTES, "mu");
         if (publicKey.length != params.publicKeyBytes()) {
             return CompletableFuture.failedFuture(new InvalidKeyException(params + " public key must be "
@@ -212,7 +245,7 @@ public final class Batcher implements Engine, AutoCloseable {
         if (signature.length != params.signatureBytes()) {
             return CompletableFuture.completedFuture(Boolean.FALSE);
         }
-        return submit(lane(Operation.VERIFY, params), new VerifyBatch.Request(publicKey, mu, signature));
+        return submit(lane(Operation.VERIFY, params), new VerifyBatch.Request(publicKey, cache, mu, signature));
     }
 
     /**
@@ -341,7 +374,7 @@ public final class Batcher implements Engine, AutoCloseable {
                 if (tasks != null) {
                     if (tasks.length > 0) {
                         room.release(tasks.length);
-                        handOff(lane, tasks);
+                        handOff(lane, tasks, System.nanoTime());
                     }
                     continue;
                 }
@@ -359,9 +392,9 @@ public final class Batcher implements Engine, AutoCloseable {
         }
     }
 
-    private void handOff(Lane lane, Task<?>[] tasks) {
+    private void handOff(Lane lane, Task<?>[] tasks, long formedNanos) {
         try {
-            workers.execute(() -> runBatch(lane, tasks));
+            workers.execute(() -> runBatch(lane, tasks, formedNanos));
         } catch (RejectedExecutionException | OutOfMemoryError e) {
             // No thread to run it: fail the batch rather than lose it.
             ProviderException failure = new ProviderException("cannot start a batch thread", e);
@@ -409,19 +442,32 @@ public final class Batcher implements Engine, AutoCloseable {
 
     // ---- batch threads
 
-    private void runBatch(Lane lane, Task<?>[] tasks) {
+    /**
+     * Runs one batch on this (batch) thread and times its stages for {@link BatcherMXBean}: the
+     * hand-off from the dispatcher, loading, the backend call, and completion (outcomes staged,
+     * arrays wiped and pooled, callers' futures completed).
+     */
+    private void runBatch(Lane lane, Task<?>[] tasks, long formedNanos) {
+        long started = System.nanoTime();
+        long queueWait = 0;
+        long loaded = started;
+        long ran = started;
         Batch batch = null;
         try {
             batch = lane.pool.take(tasks.length);
             for (Task<?> t : tasks) {
+                queueWait += formedNanos - t.enqueuedNanos;
                 if (t.future.isDone()) {
                     t.wipe();
                 } else {
                     batch.add(t);
                 }
             }
+            loaded = System.nanoTime();
+            ran = loaded;
             if (batch.size() > 0) {
                 runOnBackends(lane, batch);
+                ran = System.nanoTime();
                 batch.collectAll();
             }
         } catch (RuntimeException | Error e) {
@@ -438,6 +484,8 @@ public final class Batcher implements Engine, AutoCloseable {
                 lane.pool.give(batch);
             }
             finishBatch(tasks);
+            stats.batchTimed(queueWait, started - formedNanos, loaded - started, ran - loaded,
+                    System.nanoTime() - ran);
         }
     }
 

@@ -22,6 +22,30 @@ public interface BatcherMXBean {
     /** The largest batch run so far. */
     int getMaxObservedBatchSize();
 
+    /*
+     * Where a request's time goes, as running sums in nanoseconds (a monitor divides the growth of
+     * one by the growth of getOperationCount or getBatchCount over the same interval). With
+     * batches in flight at once, the per-batch sums add up to more than wall time.
+     */
+
+    /** Summed over tasks: from a task's arrival in the queue until the dispatcher formed its batch. */
+    long getQueueWaitNanos();
+
+    /** Summed over batches: from a batch's formation until a batch thread started on it. */
+    long getHandOffNanos();
+
+    /** Summed over batches: copying the tasks' inputs into the batch's arrays. */
+    long getLoadNanos();
+
+    /** Summed over batches: the backend call (a CPU rerun after a GPU failure included). */
+    long getBackendNanos();
+
+    /**
+     * Summed over batches: staging the outcomes, wiping and pooling the arrays, and completing the
+     * callers' futures (with any dependent stages attached without an executor).
+     */
+    long getCompleteNanos();
+
     /** Requests queued now, not yet in a batch. */
     int getQueueDepth();
 

@@ -16,6 +16,11 @@ final class BatcherStats implements BatcherMXBean {
     private final AtomicInteger maxBatch = new AtomicInteger();
     private final LongAdder fallbacks = new LongAdder();
     private final LongAdder failures = new LongAdder();
+    private final LongAdder queueWaitNanos = new LongAdder();
+    private final LongAdder handOffNanos = new LongAdder();
+    private final LongAdder loadNanos = new LongAdder();
+    private final LongAdder backendNanos = new LongAdder();
+    private final LongAdder completeNanos = new LongAdder();
 
     BatcherStats(String backend, BatchConfig config, int maxInFlight, IntSupplier queueDepth, IntSupplier inFlight) {
         this.backend = backend;
@@ -29,6 +34,15 @@ final class BatcherStats implements BatcherMXBean {
         operations.add(size);
         batches.increment();
         maxBatch.accumulateAndGet(size, Math::max);
+    }
+
+    /** One batch's stage times, in nanoseconds; {@code queueWait} summed over its tasks. */
+    void batchTimed(long queueWait, long handOff, long load, long backend, long complete) {
+        queueWaitNanos.add(queueWait);
+        handOffNanos.add(handOff);
+        loadNanos.add(load);
+        backendNanos.add(backend);
+        completeNanos.add(complete);
     }
 
     void fellBack(int size) {
@@ -83,6 +97,31 @@ final class BatcherStats implements BatcherMXBean {
     @Override
     public long getFailedOperations() {
         return failures.sum();
+    }
+
+    @Override
+    public long getQueueWaitNanos() {
+        return queueWaitNanos.sum();
+    }
+
+    @Override
+    public long getHandOffNanos() {
+        return handOffNanos.sum();
+    }
+
+    @Override
+    public long getLoadNanos() {
+        return loadNanos.sum();
+    }
+
+    @Override
+    public long getBackendNanos() {
+        return backendNanos.sum();
+    }
+
+    @Override
+    public long getCompleteNanos() {
+        return completeNanos.sum();
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.PrivateKeyCache;
+import io.dilithiumgpu.core.PublicKeyCache;
 
 import java.util.concurrent.CompletableFuture;
 
@@ -23,4 +25,23 @@ public interface Engine {
 
     /** Verifies a signature of the set's exact length on μ. */
     CompletableFuture<Boolean> verify(ParameterSet params, byte[] publicKey, byte[] mu, byte[] signature);
+
+    /**
+     * {@link #sign(ParameterSet, byte[], byte[], byte[])} with the key's cache, which goes with the
+     * task to the backend (not copied: it belongs to the key); {@code null} for none. By default
+     * the cache is ignored.
+     */
+    default CompletableFuture<byte[]> sign(ParameterSet params, byte[] privateKey, PrivateKeyCache cache,
+                                           byte[] mu, byte[] rnd) {
+        return sign(params, privateKey, mu, rnd);
+    }
+
+    /**
+     * {@link #verify(ParameterSet, byte[], byte[], byte[])} with the key's cache, which goes with
+     * the task to the backend; {@code null} for none. By default the cache is ignored.
+     */
+    default CompletableFuture<Boolean> verify(ParameterSet params, byte[] publicKey, PublicKeyCache cache,
+                                              byte[] mu, byte[] signature) {
+        return verify(params, publicKey, mu, signature);
+    }
 }

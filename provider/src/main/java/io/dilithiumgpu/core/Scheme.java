@@ -18,6 +18,8 @@ import org.bouncycastle.crypto.digests.SHAKEDigest;
  * <p>Ownership: every method reads its input arrays and writes its output arrays only during the
  * call and keeps no reference to them. Temporaries live in a per-thread {@link Workspace}; secret
  * ones are wiped before each method returns. Methods are safe to call from any number of threads.
+ * Signing and verification optionally take a key's {@link PrivateKeyCache} or
+ * {@link PublicKeyCache}, which keeps its own copies of what it caches and is wiped by its owner.
  *
  * <p>Array bounds are the caller's: each byte field is read or written at its offset with the
  * set's exact length ({@link ParameterSet#publicKeyBytes()} and so on), and an array too short
@@ -115,6 +117,20 @@ public final class Scheme {
      */
     public static byte sign(ParameterSet p, byte[] sk, int skOff, byte[] mu, int muOff,
                             byte[] rnd, int rndOff, byte[] sig, int sigOff) {
+        return sign(p, sk, skOff, null, mu, muOff, rnd, rndOff, sig, sigOff);
+    }
+
+    /**
+     * {@link #sign(ParameterSet, byte[], int, byte[], int, byte[], int, byte[], int)} with the key's
+     * {@link PrivateKeyCache}: when it holds this key (bound to exactly these bytes), ŝ1, ŝ2, t̂0 are
+     * copied from it and its Â is used, in place of skDecode, three NTTs and ExpandA; otherwise the
+     * key is decoded here and, from the second signature through the cache on, copied into it. The
+     * signature is the same either way, bit for bit.
+     *
+     * @param cache the private key's cache, or {@code null} for none
+     */
+    public static byte sign(ParameterSet p, byte[] sk, int skOff, PrivateKeyCache cache, byte[] mu, int muOff,
+                            byte[] rnd, int rndOff, byte[] sig, int sigOff) {
         int k = p.k();
         int l = p.l();
         int kn = k * N;
@@ -128,24 +144,20 @@ public final class Scheme {
         final int key = SEED_BYTES;
         final int rhoPrime = 2 * SEED_BYTES;
         try {
-            // skDecode (FIPS 204 Algorithm 25), rejecting s1 and s2 outside [−η, η]
             System.arraycopy(sk, skOff, seeds, rho, SEED_BYTES);
             System.arraycopy(sk, skOff + SEED_BYTES, seeds, key, SEED_BYTES);
-            int o = skOff + 2 * SEED_BYTES + p.trBytes();
-            int etaBytes = p.polyEtaPackedBytes();
-            boolean valid = true;
-            for (int i = 0; i < l; i++, o += etaBytes) {
-                valid &= Packing.unpackEta(sk, o, p.eta(), ws.s1, i * N);
-            }
-            for (int i = 0; i < k; i++, o += etaBytes) {
-                valid &= Packing.unpackEta(sk, o, p.eta(), ws.s2, i * N);
-            }
-            if (!valid) {
-                return TaskStatus.INVALID_KEY;
-            }
-            int t0Bytes = ParameterSet.polyT0PackedBytes();
-            for (int i = 0; i < k; i++, o += t0Bytes) {
-                Packing.unpackT0(sk, o, ws.t0, i * N);
+
+            // ŝ1, ŝ2, t̂0 into ws and Â: from the key's cache, or skDecode, NTTs and ExpandA
+            int[] matrix = cache == null ? null : cache.load(p, sk, skOff, ws);
+            if (matrix == null) {
+                if (!decodeSecretNtt(p, sk, skOff, ws)) {
+                    return TaskStatus.INVALID_KEY;
+                }
+                ws.expandMatrix(p, seeds, rho);
+                matrix = ws.matrix;
+                if (cache != null) {
+                    cache.offer(p, sk, skOff, ws);
+                }
             }
 
             // ρ″ = H(K ‖ rnd ‖ μ, 64) (FIPS 204 Alg. 7 step 7); round 3.1 takes ρ′ as given
@@ -159,11 +171,6 @@ public final class Scheme {
                 System.arraycopy(rnd, rndOff, seeds, rhoPrime, MU_BYTES);
             }
 
-            ws.expandMatrix(p, seeds, rho);
-            PolyVec.ntt(ws.s1, l);
-            PolyVec.ntt(ws.s2, k);
-            PolyVec.ntt(ws.t0, k);
-
             int cTildeBytes = p.cTildeBytes();
             int w1Bytes = p.polyW1PackedBytes();
             for (int attempt = 0, kappa = 0; attempt < MAX_SIGN_ATTEMPTS; attempt++, kappa += l) {
@@ -171,7 +178,7 @@ public final class Scheme {
                 Sampling.expandMask(ws.shake256, seeds, rhoPrime, kappa, l, gamma1, ws.buf, ws.y);
                 System.arraycopy(ws.y, 0, ws.z, 0, ln);
                 PolyVec.ntt(ws.z, l);
-                PolyVec.matrixMultiplyMontgomery(ws.matrix, ws.z, k, l, ws.w1, ws.acc);
+                PolyVec.matrixMultiplyMontgomery(matrix, ws.z, k, l, ws.w1, ws.acc);
                 PolyVec.inverseToMont(ws.w1, k);
                 PolyVec.caddq(ws.w1, kn);
                 Rounding.decompose(ws.w1, ws.w1, ws.w0, kn, gamma2);
@@ -219,6 +226,36 @@ public final class Scheme {
         } finally {
             ws.wipeSecrets(p);
         }
+    }
+
+    /**
+     * skDecode (FIPS 204 Algorithm 25) of s1, s2, t0 into ws, then their NTTs: ŝ1, ŝ2, t̂0 with
+     * |coefficient| &lt; 9q. Returns false, leaving t0 undecoded, when s1 or s2 has a coefficient
+     * outside [−η, η] (the range check itself is branch-free; see {@link Packing#unpackEta}).
+     */
+    private static boolean decodeSecretNtt(ParameterSet p, byte[] sk, int skOff, Workspace ws) {
+        int k = p.k();
+        int l = p.l();
+        int o = skOff + 2 * SEED_BYTES + p.trBytes();
+        int etaBytes = p.polyEtaPackedBytes();
+        boolean valid = true;
+        for (int i = 0; i < l; i++, o += etaBytes) {
+            valid &= Packing.unpackEta(sk, o, p.eta(), ws.s1, i * N);
+        }
+        for (int i = 0; i < k; i++, o += etaBytes) {
+            valid &= Packing.unpackEta(sk, o, p.eta(), ws.s2, i * N);
+        }
+        if (!valid) {
+            return false;
+        }
+        int t0Bytes = ParameterSet.polyT0PackedBytes();
+        for (int i = 0; i < k; i++, o += t0Bytes) {
+            Packing.unpackT0(sk, o, ws.t0, i * N);
+        }
+        PolyVec.ntt(ws.s1, l);
+        PolyVec.ntt(ws.s2, k);
+        PolyVec.ntt(ws.t0, k);
+        return true;
     }
 
     /*
@@ -283,6 +320,20 @@ public final class Scheme {
      */
     public static boolean verify(ParameterSet p, byte[] pk, int pkOff, byte[] mu, int muOff,
                                  byte[] sig, int sigOff) {
+        return verify(p, pk, pkOff, null, mu, muOff, sig, sigOff);
+    }
+
+    /**
+     * {@link #verify(ParameterSet, byte[], int, byte[], int, byte[], int)} with the key's
+     * {@link PublicKeyCache}: when it holds this key (bound to exactly these bytes), its Â and t̂1
+     * are used in place of ExpandA and the t1 unpack, shift and NTT; otherwise they are computed
+     * here and, from the second verification through the cache on, copied into it. The verdict is
+     * the same either way.
+     *
+     * @param cache the public key's cache, or {@code null} for none
+     */
+    public static boolean verify(ParameterSet p, byte[] pk, int pkOff, PublicKeyCache cache, byte[] mu, int muOff,
+                                 byte[] sig, int sigOff) {
         int k = p.k();
         int l = p.l();
         int kn = k * N;
@@ -302,18 +353,33 @@ public final class Scheme {
             return false;
         }
 
-        // w′ = NTT⁻¹(Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d)) (steps 5 and 9)
-        ws.expandMatrix(p, pk, pkOff);
-        int t1Bytes = ParameterSet.polyT1PackedBytes();
-        for (int i = 0; i < k; i++) {
-            Packing.unpackT1(pk, pkOff + SEED_BYTES + i * t1Bytes, ws.t1, i * N);
+        // Â and t̂1 = NTT(t1·2^d) (steps 5 and 9): from the key's cache, or ExpandA and pkDecode
+        PublicKeyCache.Decoded cached = cache == null ? null : cache.load(p, pk, pkOff);
+        int[] matrix;
+        int[] t1Hat;
+        if (cached != null) {
+            matrix = cached.matrix;
+            t1Hat = cached.t1;
+        } else {
+            ws.expandMatrix(p, pk, pkOff);
+            int t1Bytes = ParameterSet.polyT1PackedBytes();
+            for (int i = 0; i < k; i++) {
+                Packing.unpackT1(pk, pkOff + SEED_BYTES + i * t1Bytes, ws.t1, i * N);
+            }
+            PolyVec.shiftLeftD(ws.t1, kn);
+            PolyVec.ntt(ws.t1, k);
+            matrix = ws.matrix;
+            t1Hat = ws.t1;
+            if (cache != null) {
+                cache.offer(p, pk, pkOff, ws);
+            }
         }
-        PolyVec.shiftLeftD(ws.t1, kn);
-        PolyVec.ntt(ws.t1, k);
+
+        // w′ = NTT⁻¹(Â ∘ NTT(z) − NTT(c) ∘ t̂1) (step 9)
         PolyVec.ntt(ws.z, l);
         Sampling.sampleInBall(ws.shake256, sig, sigOff, cTildeBytes, p.tau(), ws.buf, ws.c, 0);
         Ntt.forward(ws.c, 0);
-        PolyVec.matrixMultiplySubMontgomery(ws.matrix, ws.z, ws.c, 0, ws.t1, k, l, ws.w1, ws.acc);
+        PolyVec.matrixMultiplySubMontgomery(matrix, ws.z, ws.c, 0, t1Hat, k, l, ws.w1, ws.acc);
         PolyVec.inverseToMont(ws.w1, k);
         PolyVec.caddq(ws.w1, kn);
 
@@ -338,7 +404,7 @@ public final class Scheme {
 
     /** tr = H(pk, trBytes): 32 bytes in round 3.1, 64 in FIPS 204. */
     public static byte[] tr(ParameterSet p, byte[] pk, int pkOff) {
-        SHAKEDigest h = WORKSPACE.get().shake256;
+        SHAKEDigest h = new SHAKEDigest(256);
         byte[] tr = new byte[p.trBytes()];
         h.update(pk, pkOff, p.publicKeyBytes());
         h.doFinal(tr, 0, tr.length);
@@ -355,7 +421,7 @@ public final class Scheme {
         if (p.isFips204()) {
             return rnd;
         }
-        SHAKEDigest h = WORKSPACE.get().shake256;
+        SHAKEDigest h = new SHAKEDigest(256);
         h.update(sk, skOff + SEED_BYTES, SEED_BYTES);
         h.update(mu, muOff, MU_BYTES);
         h.doFinal(rnd, 0, rnd.length);

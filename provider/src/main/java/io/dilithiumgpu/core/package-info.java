@@ -13,6 +13,8 @@
  *   <li>{@link io.dilithiumgpu.core.PolyVec}: vector and matrix helpers, norm checks.</li>
  *   <li>{@link io.dilithiumgpu.core.Scheme}: key generation, signing, verification on bytes;
  *       {@link io.dilithiumgpu.core.MuHasher} and {@link io.dilithiumgpu.core.PreHash} build μ.</li>
+ *   <li>{@link io.dilithiumgpu.core.PrivateKeyCache}, {@link io.dilithiumgpu.core.PublicKeyCache}:
+ *       a key's decoded vectors, filled and read by {@code Scheme}.</li>
  * </ul>
  *
  * <h2>Constant-time inventory</h2>
@@ -33,6 +35,9 @@
  *       reveals only whether the bound was exceeded, never where or with which sign;
  *       makeHints.</li>
  *   <li>{@code Sampling.expandMask}: fixed-length SHAKE256 output, no rejection.</li>
+ *   <li>{@code PrivateKeyCache}: the comparison of the packed key handed in with the copy the
+ *       cache was filled from ORs over every byte and reveals only whether they are equal; the
+ *       copies of ŝ1, ŝ2, t̂0 are plain array copies.</li>
  *   <li>SHAKE itself (BouncyCastle's Keccak permutation).</li>
  * </ul>
  *
@@ -58,6 +63,9 @@
  *   <li>The skDecode failure path of {@code Scheme.sign}: an out-of-range key returns
  *       {@code INVALID_KEY} at once; the check itself is branch-free until that decision.</li>
  *   <li>The cache of Â in the per-thread workspace compares the public ρ.</li>
+ *   <li>Whether a signature or verification found its key's cache filled, which reveals how
+ *       often the key was used (the cache fills at the second use) and nothing of its value;
+ *       {@code PublicKeyCache} compares public key bytes with a plain comparison.</li>
  * </ul>
  *
  * <h2>Secrets</h2>
@@ -65,5 +73,10 @@
  * <p>Secret temporaries (the seeds ρ′ and K, s1, s2, t0, y, w0, the XOF states) live in a
  * per-thread workspace and are zeroed in a {@code finally} at the end of every key generation
  * and signing call. No method keeps a reference to a caller's array.
+ *
+ * <p>The one long-lived secret state is a {@code PrivateKeyCache}, owned by its private key: from
+ * the key's second signature it holds ŝ1, ŝ2, t̂0 and a copy of the packed key, read under a read
+ * lock and zeroed under the write lock by {@code destroy()}, which the key's own {@code destroy()}
+ * calls. Never through a soft or weak reference: a collector would drop the arrays unwiped.
  */
 package io.dilithiumgpu.core;

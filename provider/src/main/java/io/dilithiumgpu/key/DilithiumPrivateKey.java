@@ -1,6 +1,7 @@
 package io.dilithiumgpu.key;
 
 import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.PrivateKeyCache;
 
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
@@ -11,6 +12,7 @@ import java.security.PrivateKey;
 import java.security.spec.AlgorithmParameterSpec;
 import java.security.spec.NamedParameterSpec;
 import java.util.Arrays;
+import java.util.concurrent.locks.StampedLock;
 
 /**
  * A private key of one of the six sets: the expanded key sk = ρ ‖ K ‖ tr ‖ s1 ‖ s2 ‖ t0 (FIPS 204
@@ -20,8 +22,14 @@ import java.util.Arrays;
  * <p>Ownership: the key holds the only long-lived copies of its seed and expanded key; every
  * accessor returns a fresh copy that the caller owns and should wipe. {@link #destroy()} zeroes both;
  * afterwards every accessor of private material throws {@link IllegalStateException}. The key is
- * otherwise immutable and thread-safe: reads and {@code destroy} exclude each other through a short
- * lock that is never held while waiting on anything.
+ * otherwise immutable and thread-safe. {@link #getExpandedKey()}, which every signature calls,
+ * takes no lock: it copies optimistically and keeps the copy only if no {@code destroy} ran
+ * meanwhile ({@link StampedLock}), so any number of signers read one key at once. A shared monitor
+ * here made thousands of virtual-thread signers on one key queue for it, one hand-off at a time.
+ *
+ * <p>The key owns a {@link PrivateKeyCache} ({@link #cache()}): from the key's second signature on
+ * the CPU backend, it holds the decoded ŝ1, ŝ2, t̂0 and Â, so that further signatures skip skDecode,
+ * NTTs and ExpandA. {@code destroy()} destroys it too (its secret arrays are zeroed).
  *
  * <p>Serializes as a {@link KeyRep} of its PKCS#8 encoding.
  */
@@ -33,8 +41,10 @@ public final class DilithiumPrivateKey implements PrivateKey {
     private final byte[] expanded;
     private final byte[] tr;
     private final PrivateKeyForm decodedForm;
-    private final transient Object lock = new Object();
-    private boolean destroyed;
+    /** Write-locked by {@link #destroy()}; readers validate against it or read-lock. */
+    private final transient StampedLock lock = new StampedLock();
+    private final transient PrivateKeyCache cache;
+    private volatile boolean destroyed;
 
     private DilithiumPrivateKey(ParameterSet params, byte[] seed, byte[] expanded, PrivateKeyForm decodedForm) {
         this.params = params;
@@ -43,6 +53,7 @@ public final class DilithiumPrivateKey implements PrivateKey {
         int trOffset = 2 * ParameterSet.SEED_BYTES;
         this.tr = Arrays.copyOfRange(expanded, trOffset, trOffset + params.trBytes());
         this.decodedForm = decodedForm;
+        this.cache = new PrivateKeyCache(params);
     }
 
     /**
@@ -88,12 +99,15 @@ public final class DilithiumPrivateKey implements PrivateKey {
         if (form == null) {
             form = decodedForm != null ? decodedForm : PrivateKeyForm.SEED;
         }
-        synchronized (lock) {
+        long stamp = lock.readLock();
+        try {
             requireLive();
             if (seed == null) {
                 form = PrivateKeyForm.EXPANDED;
             }
             return Pkcs8.encode(params, form, seed, expanded);
+        } finally {
+            lock.unlockRead(stamp);
         }
     }
 
@@ -112,9 +126,12 @@ public final class DilithiumPrivateKey implements PrivateKey {
      * @throws IllegalStateException when the key is destroyed
      */
     public byte[] getSeed() {
-        synchronized (lock) {
+        long stamp = lock.readLock();
+        try {
             requireLive();
             return seed == null ? null : seed.clone();
+        } finally {
+            lock.unlockRead(stamp);
         }
     }
 
@@ -124,30 +141,52 @@ public final class DilithiumPrivateKey implements PrivateKey {
      * @throws IllegalStateException when the key is destroyed
      */
     public byte[] getExpandedKey() {
-        synchronized (lock) {
+        long stamp = lock.tryOptimisticRead();
+        if (stamp != 0 && !destroyed) {
+            byte[] copy = expanded.clone();
+            if (lock.validate(stamp)) {
+                return copy;
+            }
+            Pkcs8.wipe(copy);  // a destroy ran meanwhile: the copy may be part zeros
+        }
+        stamp = lock.readLock();
+        try {
             requireLive();
             return expanded.clone();
+        } finally {
+            lock.unlockRead(stamp);
         }
     }
 
     /** tr = H(pk), the public hash inside the expanded key; a fresh copy. Available after destroy. */
     public byte[] getTr() { return tr.clone(); }
 
-    /** Zeroes the seed and the expanded key. Idempotent. */
+    /**
+     * Internal plumbing, for this provider's signers: the key's cache of decoded vectors, handed to
+     * the backend with each signature. It exposes no key bytes; {@link #destroy()} destroys it.
+     */
+    public PrivateKeyCache cache() {
+        return cache;
+    }
+
+    /** Zeroes the seed and the expanded key, and destroys the cache (zeroing its vectors). Idempotent. */
     @Override
     public void destroy() {
-        synchronized (lock) {
+        // Outside the write lock: the cache waits for signers copying out of it, on a lock of its own.
+        cache.destroy();
+        long stamp = lock.writeLock();
+        try {
             destroyed = true;
             Pkcs8.wipe(seed);
             Pkcs8.wipe(expanded);
+        } finally {
+            lock.unlockWrite(stamp);
         }
     }
 
     @Override
     public boolean isDestroyed() {
-        synchronized (lock) {
-            return destroyed;
-        }
+        return destroyed;
     }
 
     private void requireLive() {

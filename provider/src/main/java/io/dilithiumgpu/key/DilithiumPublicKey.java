@@ -1,6 +1,7 @@
 package io.dilithiumgpu.key;
 
 import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.PublicKeyCache;
 import io.dilithiumgpu.core.Scheme;
 
 import java.io.InvalidObjectException;
@@ -19,6 +20,10 @@ import java.util.Arrays;
  *
  * <p>Immutable and thread-safe. tr = H(pk) and the X.509 encoding are computed once, on first use;
  * every accessor returns a fresh copy. Serializes as a {@link KeyRep} of its X.509 encoding.
+ *
+ * <p>The key owns a {@link PublicKeyCache} ({@link #cache()}): from the key's second verification
+ * on the CPU backend, it holds Â and t̂1, so that further verifications skip ExpandA and the t1
+ * decoding and NTTs.
  */
 public final class DilithiumPublicKey implements PublicKey {
     private static final long serialVersionUID = 1L;
@@ -27,10 +32,12 @@ public final class DilithiumPublicKey implements PublicKey {
     private final byte[] publicKey;
     private transient volatile byte[] tr;
     private transient volatile byte[] encoded;
+    private final transient PublicKeyCache cache;
 
     private DilithiumPublicKey(ParameterSet params, byte[] publicKey) {
         this.params = params;
         this.publicKey = publicKey;
+        this.cache = new PublicKeyCache(params);
     }
 
     /**
@@ -85,6 +92,14 @@ public final class DilithiumPublicKey implements PublicKey {
             tr = t;
         }
         return t.clone();
+    }
+
+    /**
+     * Internal plumbing, for this provider's verifiers: the key's cache of decoded vectors, handed
+     * to the backend with each verification. It exposes no key bytes.
+     */
+    public PublicKeyCache cache() {
+        return cache;
     }
 
     /** Same set and same key bytes, compared in constant time. */

@@ -45,7 +45,8 @@ import java.util.concurrent.CompletableFuture;
  * <p>Keys of other providers are read through their X.509 or PKCS#8 encodings; a private key so
  * made belongs to this object, which destroys it when it is initialized again. A private key of
  * this provider is not copied: each signature takes a transient copy of the expanded key for the
- * engine call and wipes it.
+ * engine call and wipes it. The key's cache goes with each call ({@link DilithiumPrivateKey#cache()},
+ * {@link DilithiumPublicKey#cache()}), so that repeated use of one key is cheaper on the CPU backend.
  */
 public final class DilithiumSignature extends SignatureSpi {
     private static final int MAX_CONTEXT_BYTES = 255;
@@ -172,7 +173,7 @@ public final class DilithiumSignature extends SignatureSpi {
             byte[] mu = message.mu();
             sk = expandedKey();
             rnd = rnd(sk, mu);
-            signature = Engines.shared().sign(params, sk, mu, rnd);
+            signature = Engines.shared().sign(params, sk, privateKey.cache(), mu, rnd);
         } finally {
             wipe(sk);
             wipe(rnd);
@@ -228,7 +229,7 @@ public final class DilithiumSignature extends SignatureSpi {
         if (signature.length != params.signatureBytes()) {
             return false;
         }
-        return EngineCalls.await(Engines.shared().verify(params, publicKey.getRawKey(), mu, signature),
+        return EngineCalls.await(Engines.shared().verify(params, publicKey.getRawKey(), publicKey.cache(), mu, signature),
                 params + " verification", SignatureException::new);
     }
 

@@ -90,6 +90,53 @@ class KeysTest {
         assertFalse(twin.isDestroyed(), "copies are independent");
     }
 
+    /**
+     * Readers racing a destroy get either the whole expanded key or an IllegalStateException, never
+     * a copy that the wipe has partly zeroed; the readers never wait for one another.
+     */
+    @Test
+    void expandedKeyReadsRacingDestroyAreWholeOrRefused() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            DilithiumPrivateKey original = (DilithiumPrivateKey) keyPair("ML-DSA-44").getPrivate();
+            byte[] expected = original.getExpandedKey();
+            DilithiumPrivateKey key = DilithiumPrivateKey.of(original.parameterSet(), null, expected, null);
+            int readers = 4;
+            java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(readers);
+            java.util.concurrent.atomic.AtomicReference<String> wrong = new java.util.concurrent.atomic.AtomicReference<>();
+            java.util.concurrent.atomic.AtomicInteger whole = new java.util.concurrent.atomic.AtomicInteger();
+            Thread[] threads = new Thread[readers];
+            for (int t = 0; t < readers; t++) {
+                threads[t] = new Thread(() -> {
+                    started.countDown();
+                    while (true) {
+                        byte[] copy;
+                        try {
+                            copy = key.getExpandedKey();
+                        } catch (IllegalStateException destroyed) {
+                            return;
+                        }
+                        if (!java.util.Arrays.equals(expected, copy)) {
+                            wrong.compareAndSet(null, "a reader got a partly wiped copy");
+                            return;
+                        }
+                        whole.incrementAndGet();
+                    }
+                });
+                threads[t].start();
+            }
+            started.await();
+            Thread.sleep(1);
+            key.destroy();
+            for (Thread t : threads) {
+                t.join(10_000);
+                assertFalse(t.isAlive(), "a reader still runs after destroy");
+            }
+            assertEquals(null, wrong.get());
+            assertTrue(whole.get() > 0, "readers read before the destroy");
+            assertTrue(allZero(field(key, "expanded")), "expanded key wiped");
+        }
+    }
+
     @Test
     void privateKeyAccessorsReturnCopies() throws Exception {
         DilithiumPrivateKey key = (DilithiumPrivateKey) keyPair("Dilithium2").getPrivate();

@@ -3,6 +3,8 @@ package io.dilithiumgpu.bench.jmh;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.MuHasher;
 import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.PrivateKeyCache;
+import io.dilithiumgpu.core.PublicKeyCache;
 import io.dilithiumgpu.core.Scheme;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -54,6 +56,16 @@ import java.util.concurrent.TimeUnit;
  * Signing time varies with the rejection loop; hedged signing gives every call a new loop, so the
  * score averages over it. Verification checks one fixed signature. Each thread has its own keys,
  * signers and randomness ({@link Scope#Thread}); setup checks that a signature verifies.
+ *
+ * <p>{@code signKeys} and {@code verifyKeys} measure the keys' caches of decoded vectors
+ * ({@link PrivateKeyCache}, {@link PublicKeyCache}) on the core alone: each call takes the next of
+ * {@code keys} key pairs (made from fixed seeds) in turn, and the next of 8 precomputed μ of that
+ * key, and signs deterministically (rnd = 0) or verifies the matching precomputed signature, with
+ * {@code cache=off} ({@code Scheme.sign}/{@code verify} as the provider ran them before the caches)
+ * or {@code cache=on} (through each key's caches, filled during warm-up). Both modes do the same
+ * rejection loops, so the difference is the decoding the cache saves. With {@code keys=1} the
+ * per-thread Â of the workspace already hits in both modes; with {@code keys=16} it misses on
+ * every call, as it does when many keys interleave.
  *
  * <p>Run (after {@code mvn -B -q -pl bench -am package -DskipTests -Dkernels.skip=true}):
  * <pre>
@@ -206,6 +218,102 @@ public class CoreBenchmark {
             return verifier.verify(jcaSignature);
         }
 
+    }
+
+    /** Key pairs, μ and signatures for {@code signKeys}/{@code verifyKeys}, with or without caches. */
+    @State(Scope.Thread)
+    public static class KeyRing {
+        static final int MESSAGES = 8;
+
+        @Param({"ML-DSA-44", "ML-DSA-65", "ML-DSA-87"})
+        public String set;
+
+        @Param({"1", "16"})
+        public int keys;
+
+        @Param({"off", "on"})
+        public String cache;
+
+        ParameterSet params;
+        byte[][] publicKeys;
+        byte[][] privateKeys;
+        /** Null entries when cache=off. */
+        PrivateKeyCache[] privateCaches;
+        PublicKeyCache[] publicCaches;
+        /** [key][message]. */
+        byte[][][] mus;
+        byte[][][] signatures;
+        byte[] rnd;
+        byte[] signature;
+        int next;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            params = ParameterSet.forName(set);
+            ParameterSet p = params;
+            boolean on = switch (cache) {
+                case "on" -> true;
+                case "off" -> false;
+                default -> throw new IllegalArgumentException("cache must be on or off: " + cache);
+            };
+            publicKeys = new byte[keys][p.publicKeyBytes()];
+            privateKeys = new byte[keys][p.privateKeyBytes()];
+            privateCaches = new PrivateKeyCache[keys];
+            publicCaches = new PublicKeyCache[keys];
+            mus = new byte[keys][MESSAGES][];
+            signatures = new byte[keys][MESSAGES][p.signatureBytes()];
+            rnd = new byte[p.rndBytes()];
+            signature = new byte[p.signatureBytes()];
+            byte[] seed = new byte[ParameterSet.SEED_BYTES];
+            for (int k = 0; k < keys; k++) {
+                Arrays.fill(seed, (byte) k);
+                Scheme.keyGen(p, seed, 0, publicKeys[k], 0, privateKeys[k], 0);
+                if (on) {
+                    privateCaches[k] = new PrivateKeyCache(p);
+                    publicCaches[k] = new PublicKeyCache(p);
+                }
+                byte[] tr = Scheme.tr(p, publicKeys[k], 0);
+                for (int m = 0; m < MESSAGES; m++) {
+                    mus[k][m] = MuHasher.pure(p, tr, EMPTY_CONTEXT).update(new byte[] {(byte) m}).finish();
+                    byte[] rndM = Scheme.deterministicRnd(p, privateKeys[k], 0, mus[k][m], 0);
+                    if (Scheme.sign(p, privateKeys[k], 0, mus[k][m], 0, rndM, 0, signatures[k][m], 0) != TaskStatus.OK
+                            || !Scheme.verify(p, publicKeys[k], 0, mus[k][m], 0, signatures[k][m], 0)) {
+                        throw new IllegalStateException("core: key " + k + " does not sign and verify");
+                    }
+                }
+            }
+        }
+
+        byte[] sign() {
+            int i = next++;
+            int k = i % keys;
+            int m = (i / keys) % MESSAGES;
+            byte status = Scheme.sign(params, privateKeys[k], 0, privateCaches[k], mus[k][m], 0, rnd, 0, signature, 0);
+            if (status != TaskStatus.OK) {
+                throw new IllegalStateException("core: signing failed, status " + status);
+            }
+            return signature;
+        }
+
+        boolean verify() {
+            int i = next++;
+            int k = i % keys;
+            int m = (i / keys) % MESSAGES;
+            return Scheme.verify(params, publicKeys[k], 0, publicCaches[k], mus[k][m], 0, signatures[k][m], 0);
+        }
+    }
+
+    @Benchmark
+    public byte[] signKeys(KeyRing s) {
+        return s.sign();
+    }
+
+    @Benchmark
+    public boolean verifyKeys(KeyRing s) {
+        if (!s.verify()) {
+            throw new IllegalStateException("core: signature does not verify");
+        }
+        return true;
     }
 
     @Benchmark

@@ -5,6 +5,8 @@ import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.PrivateKeyCache;
+import io.dilithiumgpu.core.PublicKeyCache;
 import io.dilithiumgpu.core.Scheme;
 
 import java.util.concurrent.CountDownLatch;
@@ -29,8 +31,13 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Ownership and secrets: as {@link Backend} says, the input arrays are read and the outputs
  * written only during the call, and the call returns only after every worker has finished with
- * them. The backend makes no copies of private keys; {@link Scheme} wipes its per-thread secret
+ * them. The backend makes no copies of private keys (a key's cache, below, belongs to the key and
+ * is wiped by its {@code destroy}); {@link Scheme} wipes its per-thread secret
  * temporaries before each task returns. The CUDA backend reuses this class as its fallback.
+ *
+ * <p>Key caches: given them, each task signs or verifies through its key's {@link PrivateKeyCache}
+ * or {@link PublicKeyCache}, so a key's decoded vectors are computed (from its second use on) and
+ * read on the worker thread that runs the task.
  */
 public final class CpuBackend implements Backend {
     /** Tasks per thread in {@link #preferredBatchSize}: enough to even out the rejection loop. */
@@ -111,6 +118,13 @@ public final class CpuBackend implements Backend {
     @Override
     public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds,
                      byte[] signatures, byte[] status) {
+        sign(params, n, privateKeys, null, mus, rnds, signatures, status);
+    }
+
+    /** Each task signs through its key's cache, if any, on the worker thread that runs it. */
+    @Override
+    public void sign(ParameterSet params, int n, byte[] privateKeys, PrivateKeyCache[] caches, byte[] mus,
+                     byte[] rnds, byte[] signatures, byte[] status) {
         int skBytes = params.privateKeyBytes();
         int muBytes = ParameterSet.MU_BYTES;
         int rndBytes = params.rndBytes();
@@ -120,12 +134,20 @@ public final class CpuBackend implements Backend {
         checkLength("mus", mus, n, muBytes);
         checkLength("rnds", rnds, n, rndBytes);
         checkLength("signatures", signatures, n, sigBytes);
-        run(n, i -> status[i] = Scheme.sign(params, privateKeys, i * skBytes, mus, i * muBytes,
-                rnds, i * rndBytes, signatures, i * sigBytes));
+        checkCaches(caches, n);
+        run(n, i -> status[i] = Scheme.sign(params, privateKeys, i * skBytes, caches == null ? null : caches[i],
+                mus, i * muBytes, rnds, i * rndBytes, signatures, i * sigBytes));
     }
 
     @Override
     public void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus,
+                       byte[] signatures, byte[] status) {
+        verify(params, n, publicKeys, null, mus, signatures, status);
+    }
+
+    /** Each task verifies through its key's cache, if any, on the worker thread that runs it. */
+    @Override
+    public void verify(ParameterSet params, int n, byte[] publicKeys, PublicKeyCache[] caches, byte[] mus,
                        byte[] signatures, byte[] status) {
         int pkBytes = params.publicKeyBytes();
         int muBytes = ParameterSet.MU_BYTES;
@@ -134,8 +156,9 @@ public final class CpuBackend implements Backend {
         checkLength("publicKeys", publicKeys, n, pkBytes);
         checkLength("mus", mus, n, muBytes);
         checkLength("signatures", signatures, n, sigBytes);
-        run(n, i -> status[i] = Scheme.verify(params, publicKeys, i * pkBytes, mus, i * muBytes,
-                signatures, i * sigBytes) ? TaskStatus.OK : TaskStatus.REJECTED);
+        checkCaches(caches, n);
+        run(n, i -> status[i] = Scheme.verify(params, publicKeys, i * pkBytes, caches == null ? null : caches[i],
+                mus, i * muBytes, signatures, i * sigBytes) ? TaskStatus.OK : TaskStatus.REJECTED);
     }
 
     /** Shuts the pool down; batches already running finish. Idempotent. */
@@ -242,6 +265,12 @@ public final class CpuBackend implements Backend {
             throw new IllegalArgumentException("negative batch size: " + n);
         }
         checkLength("status", status, n, 1);
+    }
+
+    private static void checkCaches(Object[] caches, int n) {
+        if (caches != null && caches.length < n) {
+            throw new IllegalArgumentException("caches holds " + caches.length + " entries; " + n + " tasks need " + n);
+        }
     }
 
     private static void checkLength(String name, byte[] array, int n, int recordBytes) {

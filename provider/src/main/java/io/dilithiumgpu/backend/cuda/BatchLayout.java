@@ -111,6 +111,9 @@ final class BatchLayout {
     /** Whether any array holds secrets (then the workspace does too). */
     boolean hasSecrets() { return regions.stream().anyMatch(Region::secret); }
 
+    /** Whether any input array holds secrets: private keys, rnd or seeds. */
+    boolean hasSecretInputs() { return regions.stream().anyMatch(r -> r.secret() && r.input()); }
+
     static long align(long offset) {
         return (offset + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
     }

@@ -18,6 +18,8 @@ final class Chunk {
     final int count;
     final byte[][] arrays;
     final CompletableFuture<Void> done = new CompletableFuture<>();
+    /** {@link System#nanoTime()} when queued for a slot. */
+    long queuedNanos;
 
     Chunk(ParameterSet params, Operation op, int first, int count, byte[][] arrays) {
         this.params = params;

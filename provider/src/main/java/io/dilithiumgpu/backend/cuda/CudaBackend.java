@@ -5,9 +5,13 @@ import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 
+import java.lang.management.ManagementFactory;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import javax.management.JMException;
+import javax.management.ObjectName;
 
 /**
  * The {@link Backend} that runs batches as CUDA kernel launches on every GPU of the host, through
@@ -30,9 +34,14 @@ import java.util.function.LongSupplier;
  */
 public final class CudaBackend implements Backend {
     private static final System.Logger LOG = System.getLogger(CudaBackend.class.getName());
+    /** The JMX domain and type of every open backend's {@link CudaBackendMXBean}; {@code id} tells them apart. */
+    public static final String MBEAN_PATTERN = "io.dilithiumgpu:type=CudaBackend,*";
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final CudaConfig config;
     private final Health health;
+    private final CudaStats stats = new CudaStats(this::description);
+    private ObjectName mbeanName;
     private final Map<ParameterSet, Map<Operation, Integer>> preferred = new EnumMap<>(ParameterSet.class);
     private DeviceSet devices;
     private String description = "not open";
@@ -60,7 +69,25 @@ public final class CudaBackend implements Backend {
     public static CudaBackend open(CudaConfig config) {
         CudaBackend backend = new CudaBackend(config, System::nanoTime);
         backend.devices();
+        backend.register();
         return backend;
+    }
+
+    /** Where this backend's time goes, chunk by chunk (also published over JMX while open). */
+    public CudaBackendMXBean metrics() {
+        return stats;
+    }
+
+    private void register() {
+        try {
+            ObjectName name = new ObjectName("io.dilithiumgpu:type=CudaBackend,id=" + INSTANCES.incrementAndGet());
+            ManagementFactory.getPlatformMBeanServer().registerMBean(stats, name);
+            synchronized (this) {
+                mbeanName = name;
+            }
+        } catch (JMException e) {
+            LOG.log(System.Logger.Level.DEBUG, "CUDA backend MBean not registered: " + e);
+        }
     }
 
     @Override
@@ -159,7 +186,7 @@ public final class CudaBackend implements Backend {
         }
         health.checkMayOpen();
         try {
-            devices = DeviceSet.open(config);
+            devices = DeviceSet.open(config, stats);
         } catch (CudaLoader.Unavailable e) {
             BackendException failure = new BackendException("CUDA unavailable (" + e.reason() + "): "
                     + e.getMessage(), e);
@@ -202,11 +229,21 @@ public final class CudaBackend implements Backend {
     @Override
     public void close() {
         DeviceSet set;
+        ObjectName name;
         synchronized (this) {
             closed = true;
             set = devices;
             devices = null;
             description = "closed";
+            name = mbeanName;
+            mbeanName = null;
+        }
+        if (name != null) {
+            try {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+            } catch (JMException e) {
+                LOG.log(System.Logger.Level.DEBUG, "CUDA backend MBean " + name + " already gone: " + e);
+            }
         }
         if (set != null) {
             set.close();

@@ -1,6 +1,10 @@
 package io.dilithiumgpu.backend.cuda;
 
 import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+
+import jcuda.driver.CUctx_flags;
 
 /**
  * Sizing and recovery settings of the CUDA backend.
@@ -15,9 +19,36 @@ import java.time.Duration;
  * @param copyThreads      threads that fill and drain pinned memory for one chunk, at least 1
  * @param retryAfter       how long the backend refuses work after a CUDA error before it
  *                         reopens the devices; doubled after each failed reopen, up to 16 times
+ * @param sync             how a slot's thread waits for its stream ({@link Sync})
  */
 public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks, int copyThreads,
-                         Duration retryAfter) {
+                         Duration retryAfter, Sync sync) {
+
+    /**
+     * How the host threads that wait for a stream wait: the scheduling flag of each device's
+     * primary context ({@code cuDevicePrimaryCtxSetFlags}), set when the backend opens it.
+     */
+    public enum Sync {
+        /** The driver's choice: spin while the process has fewer contexts than cores. */
+        AUTO(CUctx_flags.CU_CTX_SCHED_AUTO),
+        /** Spin: the lowest wake-up latency, one core per waiting slot. */
+        SPIN(CUctx_flags.CU_CTX_SCHED_SPIN),
+        /** Spin, yielding the core between polls. */
+        YIELD(CUctx_flags.CU_CTX_SCHED_YIELD),
+        /** Sleep on a driver primitive: no core while waiting, some microseconds to wake. */
+        BLOCKING(CUctx_flags.CU_CTX_SCHED_BLOCKING_SYNC);
+
+        final int flag;
+
+        Sync(int flag) {
+            this.flag = flag;
+        }
+    }
+
+    /** A configuration with the driver's default waiting ({@link Sync#AUTO}). */
+    public CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks, int copyThreads, Duration retryAfter) {
+        this(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, Sync.AUTO);
+    }
 
     /** System property prefix: {@code dilithiumgpu.cuda.streams}, {@code .slotTasks}, .... */
     public static final String PREFIX = "dilithiumgpu.cuda.";
@@ -35,6 +66,7 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
         if (retryAfter.isNegative()) {
             throw new IllegalArgumentException("negative retry delay");
         }
+        Objects.requireNonNull(sync, "sync");
     }
 
     /**
@@ -50,7 +82,8 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
 
     /**
      * The defaults, overridden by the system properties {@code dilithiumgpu.cuda.streams},
-     * {@code .slotTasks}, {@code .minChunkTasks}, {@code .copyThreads} and {@code .retryMillis}.
+     * {@code .slotTasks}, {@code .minChunkTasks}, {@code .copyThreads}, {@code .retryMillis} and
+     * {@code .sync} ({@code auto}, {@code spin}, {@code yield} or {@code blocking}).
      *
      * @throws IllegalArgumentException when a property is not a number or out of range
      */
@@ -61,7 +94,20 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
                 intProperty("slotTasks", d.slotTasks()),
                 intProperty("minChunkTasks", d.minChunkTasks()),
                 intProperty("copyThreads", d.copyThreads()),
-                Duration.ofMillis(intProperty("retryMillis", (int) d.retryAfter().toMillis())));
+                Duration.ofMillis(intProperty("retryMillis", (int) d.retryAfter().toMillis())),
+                syncProperty(d.sync()));
+    }
+
+    private static Sync syncProperty(Sync fallback) {
+        String value = System.getProperty(PREFIX + "sync");
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Sync.valueOf(value.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(PREFIX + "sync must be auto, spin, yield or blocking, not " + value, e);
+        }
     }
 
     private static int intProperty(String name, int fallback) {

@@ -43,19 +43,21 @@ final class DeviceContext implements AutoCloseable {
     }
 
     /**
-     * Retains device {@code ordinal}'s primary context, loads {@code fatbin} into it and resolves
-     * every entry point.
+     * Sets how device {@code ordinal}'s primary context waits ({@code sync}), retains the context,
+     * loads {@code fatbin} into it and resolves every entry point.
      *
      * @throws CudaLoader.Unavailable when the module or an entry point cannot be used on this device
      * @throws BackendException       on any other CUDA error
      */
-    static DeviceContext open(int ordinal, byte[] fatbin) throws CudaLoader.Unavailable {
+    static DeviceContext open(int ordinal, byte[] fatbin, CudaConfig.Sync sync) throws CudaLoader.Unavailable {
         CUdevice device = new CUdevice();
         CudaCall.check("cuDeviceGet(" + ordinal + ")", () -> JCudaDriver.cuDeviceGet(device, ordinal));
         int multiprocessors = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
                 "multiprocessor count", ordinal);
         String description = "device " + ordinal + " (" + name(device) + ", compute capability "
                 + CudaLoader.computeCapability(device) + ", " + multiprocessors + " multiprocessors)";
+        CudaCall.check("cuDevicePrimaryCtxSetFlags(device " + ordinal + ", " + sync + ")",
+                () -> JCudaDriver.cuDevicePrimaryCtxSetFlags(device, sync.flag));
         CUcontext context = new CUcontext();
         CudaCall.check("cuDevicePrimaryCtxRetain(device " + ordinal + ")",
                 () -> JCudaDriver.cuDevicePrimaryCtxRetain(context, device));

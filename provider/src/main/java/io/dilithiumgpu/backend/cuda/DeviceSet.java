@@ -31,6 +31,7 @@ final class DeviceSet implements AutoCloseable {
     private final List<DeviceContext> devices;
     private final List<StreamSlot> slots;
     private final HostCopier copier;
+    private final CudaStats stats;
     private final BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
     private final List<Thread> workers = new ArrayList<>();
     private final Map<ParameterSet, Map<Operation, Integer>> preferred = new EnumMap<>(ParameterSet.class);
@@ -39,8 +40,10 @@ final class DeviceSet implements AutoCloseable {
     private boolean closing;
     private BackendException closeReason;
 
-    private DeviceSet(CudaConfig config, List<DeviceContext> devices, List<StreamSlot> slots, HostCopier copier) {
+    private DeviceSet(CudaConfig config, List<DeviceContext> devices, List<StreamSlot> slots, HostCopier copier,
+                      CudaStats stats) {
         this.config = config;
+        this.stats = stats;
         this.devices = devices;
         this.slots = slots;
         this.copier = copier;
@@ -49,7 +52,7 @@ final class DeviceSet implements AutoCloseable {
             d.append(d.length() == 0 ? "" : "; ").append(device.description());
         }
         this.description = d + "; " + config.streamsPerDevice() + " streams per device, " + config.slotTasks()
-                + " tasks per stream";
+                + " tasks per stream, " + config.sync().name().toLowerCase(java.util.Locale.ROOT) + " waits";
         for (ParameterSet p : ParameterSet.values()) {
             Map<Operation, Integer> byOp = new EnumMap<>(Operation.class);
             for (Operation op : Operation.values()) {
@@ -66,12 +69,12 @@ final class DeviceSet implements AutoCloseable {
     }
 
     /**
-     * Opens every device the driver reports.
+     * Opens every device the driver reports; its slots add their chunk times to {@code stats}.
      *
      * @throws CudaLoader.Unavailable when CUDA cannot be used on this host, and why
      * @throws BackendException       when a device fails to open (a CUDA error, out of memory)
      */
-    static DeviceSet open(CudaConfig config) throws CudaLoader.Unavailable {
+    static DeviceSet open(CudaConfig config, CudaStats stats) throws CudaLoader.Unavailable {
         int count = CudaLoader.initDriver();
         byte[] fatbin = CudaLoader.readFatbin();
         List<DeviceContext> devices = new ArrayList<>();
@@ -80,7 +83,7 @@ final class DeviceSet implements AutoCloseable {
         boolean done = false;
         try {
             for (int ordinal = 0; ordinal < count; ordinal++) {
-                devices.add(DeviceContext.open(ordinal, fatbin));
+                devices.add(DeviceContext.open(ordinal, fatbin, config.sync()));
             }
             // Interleaved, so that the first free slots spread over the devices.
             for (int s = 0; s < config.streamsPerDevice(); s++) {
@@ -88,7 +91,7 @@ final class DeviceSet implements AutoCloseable {
                     slots.add(StreamSlot.open(device, s, config.slotTasks(), copier));
                 }
             }
-            DeviceSet set = new DeviceSet(config, List.copyOf(devices), List.copyOf(slots), copier);
+            DeviceSet set = new DeviceSet(config, List.copyOf(devices), List.copyOf(slots), copier, stats);
             set.startWorkers();
             done = true;
             return set;
@@ -129,7 +132,7 @@ final class DeviceSet implements AutoCloseable {
                 continue;
             }
             try {
-                slot.execute(c, () -> c.done.complete(null));
+                slot.execute(c, stats, () -> c.done.complete(null));
             } catch (BackendException e) {
                 failed(c, e);
             } catch (RuntimeException | Error e) {
@@ -171,6 +174,7 @@ final class DeviceSet implements AutoCloseable {
                 if (closing) {
                     c.done.completeExceptionally(refusal());
                 } else {
+                    c.queuedNanos = System.nanoTime();
                     queue.add(c);
                 }
             }

@@ -4,6 +4,8 @@ import io.dilithiumgpu.backend.BackendException;
 import jcuda.NativePointerObject;
 import jcuda.Pointer;
 import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUevent_flags;
 import jcuda.driver.CUstream;
 import jcuda.driver.CUstream_flags;
 import jcuda.driver.JCudaDriver;
@@ -25,6 +27,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * downloaded with one copy, the stream synchronised, every status checked and the outputs
  * unpacked. Secrets (see {@link BatchLayout}) are wiped from the pinned block, the device block
  * and the workspace in {@code finally}, whatever happened.
+ *
+ * <p>Pinned secrets are wiped where the host would touch them anyway, off the slot's critical
+ * path: secret inputs (private keys, rnd, seeds) as soon as their upload has completed, while the
+ * kernel runs; secret outputs (generated private keys) part by part as they are copied out, while
+ * those cache lines are hot. The {@code finally} then wipes only device memory, unless the chunk
+ * failed (then the pinned block's secrets are wiped again, whole).
  */
 final class StreamSlot implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(StreamSlot.class.getName());
@@ -44,6 +52,9 @@ final class StreamSlot implements AutoCloseable {
     private final CUdeviceptr deviceBlock = new CUdeviceptr();
     private final CUdeviceptr scratch = new CUdeviceptr();
     private final CUdeviceptr workspace = new CUdeviceptr();
+    /** Recorded after each upload: secret inputs can leave the pinned block once it completes. */
+    private final CUevent uploaded = new CUevent();
+    private boolean eventCreated;
     private boolean streamCreated;
     private boolean hostAllocated;
     private boolean deviceAllocated;
@@ -101,6 +112,9 @@ final class StreamSlot implements AutoCloseable {
         CudaCall.check("cuMemAlloc(workspace " + workspaceBytes + " bytes, " + where + ")",
                 () -> JCudaDriver.cuMemAlloc(workspace, workspaceBytes));
         workspaceAllocated = true;
+        CudaCall.check("cuEventCreate(" + where + ")",
+                () -> JCudaDriver.cuEventCreate(uploaded, CUevent_flags.CU_EVENT_DISABLE_TIMING));
+        eventCreated = true;
         zero(host, 0, blockBytes);
         CudaCall.check("cuMemsetD8Async(clear block, " + where + ")",
                 () -> JCudaDriver.cuMemsetD8Async(deviceBlock, (byte) 0, blockBytes, stream));
@@ -156,36 +170,53 @@ final class StreamSlot implements AutoCloseable {
      * @throws BackendException on a CUDA error, or when the kernel leaves a task without a status
      *                          its operation allows; the outputs are then unspecified
      */
-    void execute(Chunk c, Runnable outputsReady) {
+    void execute(Chunk c, CudaStats stats, Runnable outputsReady) {
         busy.lock();
         try {
-            executeHeld(c, outputsReady);
+            executeHeld(c, stats, outputsReady);
         } finally {
             busy.unlock();
         }
     }
 
-    private void executeHeld(Chunk c, Runnable outputsReady) {
+    private void executeHeld(Chunk c, CudaStats stats, Runnable outputsReady) {
+        long started = System.nanoTime();
         Kernel kernel = device.kernel(c.params, c.op);
         BatchLayout layout = BatchLayout.of(c.params, c.op, c.count);
         String where = where(kernel.name() + ", tasks " + c.first + ".." + (c.first + c.count - 1));
         device.bind(where);
         Throwable failure = null;
+        long packed = started;
+        long computed = started;
+        long unpacked = started;
         try {
             pack(c, layout);
+            packed = System.nanoTime();
             upload(layout, where);
             launch(kernel, layout, where);
             download(layout, where);
+            if (layout.hasSecretInputs()) {
+                CudaCall.check("cuEventSynchronize(upload, " + where + ")",
+                        () -> JCudaDriver.cuEventSynchronize(uploaded));
+                zeroHostRegions(layout, true);
+            }
             CudaCall.check("cuStreamSynchronize (" + where + ")", () -> JCudaDriver.cuStreamSynchronize(stream));
+            computed = System.nanoTime();
             checkStatus(c, layout, kernel);
             unpack(c, layout);
+            unpacked = System.nanoTime();
             outputsReady.run();
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
+            long wipeStart = System.nanoTime();
             if (layout.hasSecrets()) {
-                wipe(layout, kernel, where, failure);
+                wipe(layout, kernel, where, failure != null, failure);
+            }
+            if (failure == null) {
+                stats.chunkRan(c.count, started - c.queuedNanos, packed - started, computed - packed,
+                        unpacked - computed, System.nanoTime() - wipeStart);
             }
         }
     }
@@ -208,6 +239,7 @@ final class StreamSlot implements AutoCloseable {
     private void upload(BatchLayout layout, String where) {
         CudaCall.check("cuMemcpyHtoDAsync(" + layout.inputBytes() + " bytes, " + where + ")",
                 () -> JCudaDriver.cuMemcpyHtoDAsync(deviceBlock, hostBlock, layout.inputBytes(), stream));
+        CudaCall.check("cuEventRecord(upload, " + where + ")", () -> JCudaDriver.cuEventRecord(uploaded, stream));
         BatchLayout.Region status = layout.status();
         CudaCall.check("cuMemsetD8Async(status, " + where + ")",
                 () -> JCudaDriver.cuMemsetD8Async(deviceBlock.withByteOffset(status.offset()), UNWRITTEN,
@@ -265,6 +297,9 @@ final class StreamSlot implements AutoCloseable {
                     int size = region.recordBytes();
                     h.get(Math.toIntExact(region.offset() + (long) from * size), c.arrays[r],
                             (c.first + from) * size, (to - from) * size);
+                    if (region.secret()) {
+                        zero(host, region.offset() + (long) from * size, (long) (to - from) * size);
+                    }
                 }
             }
             byte[] status = c.arrays[statusIndex];
@@ -287,26 +322,41 @@ final class StreamSlot implements AutoCloseable {
     }
 
     /**
-     * Wipes the secret arrays from the pinned block (always possible), then from the device block
-     * and the workspace (which may fail on a broken context: that failure is added to the one in
-     * flight, or thrown when there is none).
+     * Zeroes the pinned block's secret input regions ({@code inputs}) or secret output regions of
+     * this chunk's tasks, on the copy threads.
      */
-    private void wipe(BatchLayout layout, Kernel kernel, String where, Throwable inFlight) {
-        int n = layout.tasks();
-        long secretBytesPerTask = 0;
+    private void zeroHostRegions(BatchLayout layout, boolean inputs) {
+        long bytesPerTask = 0;
         for (BatchLayout.Region region : layout.regions()) {
-            if (region.secret()) {
-                secretBytesPerTask += region.recordBytes();
+            if (region.secret() && region.input() == inputs) {
+                bytesPerTask += region.recordBytes();
             }
         }
-        copier.forEachPart(n, secretBytesPerTask, (from, to) -> {
+        if (bytesPerTask == 0) {
+            return;
+        }
+        copier.forEachPart(layout.tasks(), bytesPerTask, (from, to) -> {
             for (BatchLayout.Region region : layout.regions()) {
-                if (region.secret()) {
+                if (region.secret() && region.input() == inputs) {
                     int size = region.recordBytes();
                     zero(host, region.offset() + (long) from * size, (long) (to - from) * size);
                 }
             }
         });
+    }
+
+    /**
+     * Wipes the secret arrays from the device block and the workspace (which may fail on a broken
+     * context: that failure is added to the one in flight, or thrown when there is none), and
+     * first, when {@code failed}, from the pinned block (always possible; on success the launch
+     * path has already wiped them there).
+     */
+    private void wipe(BatchLayout layout, Kernel kernel, String where, boolean failed, Throwable inFlight) {
+        int n = layout.tasks();
+        if (failed) {
+            zeroHostRegions(layout, true);
+            zeroHostRegions(layout, false);
+        }
         try {
             for (BatchLayout.Region region : layout.regions()) {
                 if (region.secret()) {
@@ -363,6 +413,7 @@ final class StreamSlot implements AutoCloseable {
         if (hostAllocated) {
             zero(host, 0, blockBytes);
         }
+        release("cuEventDestroy", eventCreated, () -> JCudaDriver.cuEventDestroy(uploaded));
         release("cuStreamDestroy", streamCreated, () -> JCudaDriver.cuStreamDestroy(stream));
         release("cuMemFree(workspace)", workspaceAllocated, () -> JCudaDriver.cuMemFree(workspace));
         release("cuMemFree(scratch)", scratchAllocated, () -> JCudaDriver.cuMemFree(scratch));

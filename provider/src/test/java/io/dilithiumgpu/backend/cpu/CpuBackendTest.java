@@ -2,6 +2,7 @@ package io.dilithiumgpu.backend.cpu;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,8 @@ import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.PrivateKeyCache;
+import io.dilithiumgpu.core.PublicKeyCache;
 import io.dilithiumgpu.core.Scheme;
 
 import java.util.Arrays;
@@ -90,6 +93,73 @@ class CpuBackendTest {
                 byte expected = i == bad || i == 5 ? TaskStatus.REJECTED : TaskStatus.OK;
                 assertEquals(expected, status[i], "verify task " + i);
             }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ParameterSet.class)
+    void batchesWithKeyCachesGiveThePlainResults(ParameterSet p) {
+        int keys = 3;
+        int n = 12;
+        try (CpuBackend backend = new CpuBackend(3)) {
+            Batch k = new Batch(backend, p, keys);
+            int pkBytes = p.publicKeyBytes();
+            int skBytes = p.privateKeyBytes();
+            int sigBytes = p.signatureBytes();
+            PrivateKeyCache[] privateCaches = new PrivateKeyCache[keys];
+            PublicKeyCache[] publicCaches = new PublicKeyCache[keys];
+            for (int j = 0; j < keys; j++) {
+                privateCaches[j] = new PrivateKeyCache(p);
+                publicCaches[j] = new PublicKeyCache(p);
+            }
+            // task i uses key i mod 3 and that key's caches; task 7 has none; task 10's key does not decode
+            byte[] sks = new byte[n * skBytes];
+            byte[] pks = new byte[n * pkBytes];
+            PrivateKeyCache[] skCaches = new PrivateKeyCache[n];
+            PublicKeyCache[] pkCaches = new PublicKeyCache[n];
+            for (int i = 0; i < n; i++) {
+                int j = i % keys;
+                System.arraycopy(k.sks, j * skBytes, sks, i * skBytes, skBytes);
+                System.arraycopy(k.pks, j * pkBytes, pks, i * pkBytes, pkBytes);
+                skCaches[i] = i == 7 ? null : privateCaches[j];
+                pkCaches[i] = i == 7 ? null : publicCaches[j];
+            }
+            int bad = 10;
+            sks[bad * skBytes + 64 + p.trBytes()] = (byte) 0xff;
+
+            for (int round = 0; round < 3; round++) {
+                byte[] mus = new byte[n * 64];
+                new Random(100 + round).nextBytes(mus);
+                byte[] rnds = new byte[n * p.rndBytes()];
+                new Random(200 + round).nextBytes(rnds);
+                byte[] plain = new byte[n * sigBytes];
+                byte[] cached = new byte[n * sigBytes];
+                byte[] plainStatus = filled(n);
+                byte[] cachedStatus = filled(n);
+                backend.sign(p, n, sks, mus, rnds, plain, plainStatus);
+                backend.sign(p, n, sks, skCaches, mus, rnds, cached, cachedStatus);
+                assertArrayEquals(plainStatus, cachedStatus, "round " + round);
+                assertArrayEquals(plain, cached, "round " + round);
+                for (int i = 0; i < n; i++) {
+                    assertEquals(i == bad ? TaskStatus.INVALID_KEY : TaskStatus.OK, cachedStatus[i]);
+                }
+
+                cached[5 * sigBytes + 3] ^= 1;
+                byte[] verdicts = filled(n);
+                backend.verify(p, n, pks, pkCaches, mus, cached, verdicts);
+                for (int i = 0; i < n; i++) {
+                    byte expected = i == bad || i == 5 ? TaskStatus.REJECTED : TaskStatus.OK;
+                    assertEquals(expected, verdicts[i], "round " + round + ", verify task " + i);
+                }
+            }
+            for (int j = 0; j < keys; j++) {
+                assertTrue(privateCaches[j].isDecoded(), "key " + j);
+                assertTrue(publicCaches[j].isDecoded(), "key " + j);
+            }
+            assertThrows(IllegalArgumentException.class, () -> backend.sign(p, n, sks, new PrivateKeyCache[n - 1],
+                    new byte[n * 64], new byte[n * p.rndBytes()], new byte[n * sigBytes], new byte[n]));
+            privateCaches[0].destroy();
+            assertFalse(privateCaches[0].isDecoded());
         }
     }
 

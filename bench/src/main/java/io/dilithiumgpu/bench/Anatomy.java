@@ -1,0 +1,71 @@
+package io.dilithiumgpu.bench;
+
+import io.dilithiumgpu.backend.cuda.CudaBackend;
+import io.dilithiumgpu.backend.cuda.CudaBackendMXBean;
+import io.dilithiumgpu.batch.BatcherMXBean;
+import io.dilithiumgpu.batch.Engines;
+
+import java.lang.management.ManagementFactory;
+import java.util.Locale;
+import java.util.Set;
+import javax.management.JMX;
+import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+
+/**
+ * Where the time of the shared batcher's requests went between two snapshots: the batcher's stage
+ * sums ({@link BatcherMXBean}) and, when the CUDA backend is open, its chunk stage sums
+ * ({@link CudaBackendMXBean}), as means per task, per batch and per chunk.
+ */
+record Anatomy(long ops, long batches, long queueWait, long handOff, long load, long backend, long complete,
+               ChunkTimes chunks) {
+
+    /** The counters now. */
+    static Anatomy snapshot() {
+        BatcherMXBean b = Engines.sharedBatcher().metrics();
+        ChunkTimes chunks = new ChunkTimes(0, 0, 0, 0, 0, 0, 0);
+        for (CudaBackendMXBean c : cudaBackends()) {
+            chunks = chunks.plus(ChunkTimes.of(c));
+        }
+        return new Anatomy(b.getOperationCount(), b.getBatchCount(), b.getQueueWaitNanos(), b.getHandOffNanos(),
+                b.getLoadNanos(), b.getBackendNanos(), b.getCompleteNanos(), chunks);
+    }
+
+    private static Set<CudaBackendMXBean> cudaBackends() {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        try {
+            Set<ObjectName> names = server.queryNames(new ObjectName(CudaBackend.MBEAN_PATTERN), null);
+            java.util.HashSet<CudaBackendMXBean> beans = new java.util.HashSet<>();
+            for (ObjectName n : names) {
+                beans.add(JMX.newMXBeanProxy(server, n, CudaBackendMXBean.class));
+            }
+            return beans;
+        } catch (MalformedObjectNameException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The growth since {@code earlier}, in one line of means (µs). */
+    String since(Anatomy earlier) {
+        long o = ops - earlier.ops;
+        long b = batches - earlier.batches;
+        if (o == 0 || b == 0) {
+            return "no batches";
+        }
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
+                "%d batches of %.0f; per task: queued %.0f µs; per batch: hand-off %.0f, load %.0f, backend %.0f, "
+                        + "complete %.0f µs",
+                b, (double) o / b, us(queueWait - earlier.queueWait, o), us(handOff - earlier.handOff, b),
+                us(load - earlier.load, b), us(backend - earlier.backend, b), us(complete - earlier.complete, b)));
+        ChunkTimes c = chunks.minus(earlier.chunks);
+        if (c.chunks() > 0) {
+            s.append(String.format(Locale.ROOT, "; %.1f chunks per batch: ", (double) c.chunks() / b)).append(c);
+        }
+        return s.toString();
+    }
+
+    private static double us(long nanos, long count) {
+        return nanos / 1e3 / count;
+    }
+}

@@ -1,0 +1,50 @@
+package io.dilithiumgpu.bench;
+
+import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.cuda.CudaBackend;
+import io.dilithiumgpu.backend.cuda.CudaBackendMXBean;
+
+import java.util.Locale;
+
+/** The CUDA backend's chunk stage sums ({@link CudaBackendMXBean}) at one moment, and their growth. */
+record ChunkTimes(long chunks, long tasks, long slotWait, long pack, long gpu, long unpack, long wipe) {
+
+    /** The sums of {@code backend} now; null for a backend other than CUDA. */
+    static ChunkTimes of(Backend backend) {
+        return backend instanceof CudaBackend cuda ? of(cuda.metrics()) : null;
+    }
+
+    static ChunkTimes of(CudaBackendMXBean m) {
+        return new ChunkTimes(m.getChunkCount(), m.getTaskCount(), m.getSlotWaitNanos(), m.getPackNanos(),
+                m.getGpuNanos(), m.getUnpackNanos(), m.getWipeNanos());
+    }
+
+    /** The growth since {@code earlier}; null when either is null. */
+    ChunkTimes minus(ChunkTimes earlier) {
+        if (earlier == null) {
+            return null;
+        }
+        return new ChunkTimes(chunks - earlier.chunks, tasks - earlier.tasks, slotWait - earlier.slotWait,
+                pack - earlier.pack, gpu - earlier.gpu, unpack - earlier.unpack, wipe - earlier.wipe);
+    }
+
+    ChunkTimes plus(ChunkTimes other) {
+        return new ChunkTimes(chunks + other.chunks, tasks + other.tasks, slotWait + other.slotWait,
+                pack + other.pack, gpu + other.gpu, unpack + other.unpack, wipe + other.wipe);
+    }
+
+    /** Means per chunk, in µs. */
+    @Override
+    public String toString() {
+        if (chunks == 0) {
+            return "no chunks";
+        }
+        return String.format(Locale.ROOT,
+                "%d chunks of %.0f, per chunk: slot wait %.0f, pack %.0f, gpu %.0f, unpack %.0f, wipe %.0f µs",
+                chunks, (double) tasks / chunks, us(slotWait), us(pack), us(gpu), us(unpack), us(wipe));
+    }
+
+    private double us(long nanos) {
+        return nanos / 1e3 / chunks;
+    }
+}

@@ -1,0 +1,35 @@
+package io.dilithiumgpu.backend.cuda;
+
+/**
+ * Where the CUDA backend's time goes, per chunk (the part of a backend call one stream slot runs
+ * as one launch), as running sums that start at zero when the backend opens and only grow. A
+ * monitor divides the growth of a time by the growth of {@link #getChunkCount()} over the same
+ * interval. Registered as {@code io.dilithiumgpu:type=CudaBackend,id=N} while the backend is open.
+ * Slots run at once, so the sums add up to more than wall time.
+ */
+public interface CudaBackendMXBean {
+
+    /** The devices in use and their slots, or why there are none. */
+    String getDescription();
+
+    /** Chunks run (each one launch). */
+    long getChunkCount();
+
+    /** Tasks in those chunks. */
+    long getTaskCount();
+
+    /** From a chunk's arrival in the queue until a stream slot started on it. */
+    long getSlotWaitNanos();
+
+    /** Copying a chunk's inputs into the slot's pinned memory. */
+    long getPackNanos();
+
+    /** Upload, kernel and download, until the stream is synchronized. */
+    long getGpuNanos();
+
+    /** Checking the status bytes and copying the outputs into the caller's arrays. */
+    long getUnpackNanos();
+
+    /** Wiping the secrets from pinned, device and workspace memory, after the caller has its outputs. */
+    long getWipeNanos();
+}

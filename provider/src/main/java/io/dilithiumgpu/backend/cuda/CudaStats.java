@@ -1,0 +1,71 @@
+package io.dilithiumgpu.backend.cuda;
+
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+
+/** The sums behind {@link CudaBackendMXBean}; each slot adds one chunk's times at its end. */
+final class CudaStats implements CudaBackendMXBean {
+    private final Supplier<String> description;
+    private final LongAdder chunks = new LongAdder();
+    private final LongAdder tasks = new LongAdder();
+    private final LongAdder slotWait = new LongAdder();
+    private final LongAdder pack = new LongAdder();
+    private final LongAdder gpu = new LongAdder();
+    private final LongAdder unpack = new LongAdder();
+    private final LongAdder wipe = new LongAdder();
+
+    CudaStats(Supplier<String> description) {
+        this.description = description;
+    }
+
+    /** One chunk of {@code count} tasks and its stage times in nanoseconds. */
+    void chunkRan(int count, long slotWaitNanos, long packNanos, long gpuNanos, long unpackNanos, long wipeNanos) {
+        chunks.increment();
+        tasks.add(count);
+        slotWait.add(slotWaitNanos);
+        pack.add(packNanos);
+        gpu.add(gpuNanos);
+        unpack.add(unpackNanos);
+        wipe.add(wipeNanos);
+    }
+
+    @Override
+    public String getDescription() {
+        return description.get();
+    }
+
+    @Override
+    public long getChunkCount() {
+        return chunks.sum();
+    }
+
+    @Override
+    public long getTaskCount() {
+        return tasks.sum();
+    }
+
+    @Override
+    public long getSlotWaitNanos() {
+        return slotWait.sum();
+    }
+
+    @Override
+    public long getPackNanos() {
+        return pack.sum();
+    }
+
+    @Override
+    public long getGpuNanos() {
+        return gpu.sum();
+    }
+
+    @Override
+    public long getUnpackNanos() {
+        return unpack.sum();
+    }
+
+    @Override
+    public long getWipeNanos() {
+        return wipe.sum();
+    }
+}
