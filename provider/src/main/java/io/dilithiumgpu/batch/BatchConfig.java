@@ -34,7 +34,7 @@ public final class BatchConfig {
     public static final String QUEUE_CAPACITY_PROPERTY = "dilithiumgpu.batch.queueCapacity";
     public static final String MAX_IN_FLIGHT_PROPERTY = "dilithiumgpu.batch.maxInFlight";
 
-    public static final long DEFAULT_MAX_DELAY_MICROS = 1000;
+    public static final long DEFAULT_MAX_DELAY_MICROS = 250;
     public static final int DEFAULT_QUEUE_CAPACITY = 8192;
     public static final int DEFAULT_MAX_IN_FLIGHT = 0;
 

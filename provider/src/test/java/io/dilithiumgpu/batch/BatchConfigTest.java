@@ -28,13 +28,13 @@ class BatchConfigTest {
         Properties p = new Properties();
         p.setProperty("dilithiumgpu.backend", " CPU ");
         p.setProperty("dilithiumgpu.batch.maxSize", "512");
-        p.setProperty("dilithiumgpu.batch.maxDelayMicros", "250");
+        p.setProperty("dilithiumgpu.batch.maxDelayMicros", "750");
         p.setProperty("dilithiumgpu.batch.queueCapacity", "4096");
         p.setProperty("dilithiumgpu.batch.maxInFlight", "8");
         BatchConfig c = BatchConfig.fromProperties(p);
         assertEquals(BackendPolicy.CPU, c.backend());
         assertEquals(512, c.maxSize());
-        assertEquals(250, c.maxDelayMicros());
+        assertEquals(750, c.maxDelayMicros());
         assertEquals(4096, c.queueCapacity());
         assertEquals(8, c.maxInFlight());
     }
