@@ -21,7 +21,7 @@ public final class Cli {
     static final String JAR = "java -jar bench/target/dilithium-gpu-bench.jar";
 
     private static final List<Subcommand> SUBCOMMANDS = List.of(
-            new DemoCli(), new ThroughputCli(), new SweepCli(), new JcaCli(), new SelftestCli());
+            new DemoCli(), new ThroughputCli(), new SweepCli(), new JcaCli(), new BatcherCli(), new SelftestCli());
 
     private Cli() {}
 

@@ -33,8 +33,8 @@ import javax.management.ObjectName;
  * <h2>Flow</h2>
  * A call copies its arguments into a task and queues it in the {@link Lane} of its (operation,
  * parameter set). One dispatcher thread turns queued tasks into batches by the rule of
- * {@link DispatchPolicy} (full, due after {@code maxDelayMicros}, or at once when the lane is
- * idle) and hands each batch to a batch thread, at most {@code maxInFlight} at a time; the next
+ * {@link DispatchPolicy} (full, due after {@code maxDelayMicros}, or at once while fewer than half
+ * of {@code maxInFlight} batches run) and hands each batch to a batch thread, at most {@code maxInFlight} at a time; the next
  * batches keep forming meanwhile, so a GPU backend can pipeline copies and kernels. The batch
  * thread copies the tasks into pooled arrays, runs the backend, stages each task's outcome, gives
  * the arrays back (secrets zeroed), frees its slot, and only then completes the futures.

@@ -8,11 +8,13 @@ package io.dilithiumgpu.batch;
  * <ol>
  *   <li><b>full</b>: it holds at least its largest batch ({@link Lane#maxBatch});</li>
  *   <li><b>due</b>: its oldest request has waited {@code maxDelay};</li>
- *   <li><b>idle</b>: no batch of any lane is running. A lone request on an idle provider thus goes
- *       at once, and a closed loop of callers on one lane is served as soon as its previous batch
- *       returns. Idleness is the whole provider's, not the lane's: with many lanes in use (every
- *       operation and set of a mixed load) some lane is almost always without a running batch,
- *       and a per-lane rule would send single requests into a busy backend;</li>
+ *   <li><b>hungry</b>: fewer than half of {@code maxInFlight} batches run, over all lanes (at
+ *       least: none runs). A lone request on an idle provider thus goes at once, and the backend
+ *       is kept fed: when batches return faster than {@code maxDelay} passes, the next forms as
+ *       soon as one returns rather than when its oldest request falls due. It counts the whole
+ *       provider's batches, not the lane's: with many lanes in use (every operation and set of a
+ *       mixed load) some lane is almost always without a running batch, and a per-lane rule would
+ *       send single requests into a busy backend;</li>
  *   <li><b>backlog</b>: the queue is at capacity, so callers are blocked and waiting longer
  *       cannot make batches larger;</li>
  *   <li><b>draining</b>: the batcher is closing.</li>
@@ -27,11 +29,14 @@ package io.dilithiumgpu.batch;
 final class DispatchPolicy {
     private final long maxDelayNanos;
     private final int maxInFlight;
+    /** Batches in flight below which the backend is hungry: half of maxInFlight, at least 1. */
+    private final int hungryBelow;
     private final int queueCapacity;
 
     DispatchPolicy(long maxDelayNanos, int maxInFlight, int queueCapacity) {
         this.maxDelayNanos = maxDelayNanos;
         this.maxInFlight = maxInFlight;
+        this.hungryBelow = Math.max(1, maxInFlight / 2);
         this.queueCapacity = queueCapacity;
     }
 
@@ -54,7 +59,7 @@ final class DispatchPolicy {
                 continue;
             }
             boolean ready = draining || backlog
-                    || inFlight == 0
+                    || inFlight < hungryBelow
                     || lane.size() >= lane.maxBatch
                     || now - lane.oldestNanos() >= maxDelayNanos;
             if (ready && (pick == null || lane.oldestNanos() - pick.oldestNanos() < 0)) {

@@ -45,6 +45,16 @@ class DispatchPolicyTest {
     }
 
     @Test
+    void aHungryBackendTakesTheNextBatchAtOnce() {
+        DispatchPolicy eight = new DispatchPolicy(DELAY, 8, 100);
+        queue(sign, T0, 3);
+        assertSame(sign, eight.next(lanes, T0, 3, 3, false), "3 of 8 in flight: hungry");
+        assertNull(eight.next(lanes, T0, 4, 3, false), "4 of 8 in flight: waits until due or full");
+        assertSame(sign, eight.next(lanes, T0 + DELAY, 4, 3, false), "due");
+        assertNull(eight.next(lanes, T0 + DELAY, 8, 3, false), "no free slot");
+    }
+
+    @Test
     void aBusyLaneWaitsUntilFullOrDue() {
         queue(sign, T0, 3);
         assertNull(policy.next(lanes, T0 + DELAY - 1, 1, 3, false));

@@ -1,0 +1,166 @@
+package io.dilithiumgpu.bench;
+
+import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.TaskStatus;
+import io.dilithiumgpu.batch.BatchConfig;
+import io.dilithiumgpu.batch.Batcher;
+import io.dilithiumgpu.batch.BatcherMXBean;
+import io.dilithiumgpu.core.ParameterSet;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * {@code batcher}: the batcher alone, in front of a stand-in backend that takes a fixed time per
+ * batch whatever its size (as a GPU batch roughly does) and accepts every request. A closed loop of
+ * callers verifies through it; the output splits each request's round trip into the batcher's
+ * stages ({@link BatcherMXBean}) and the wake-up of the caller after its future completes. It
+ * bounds what the JCA path can reach for a given batch time, and shows what the batcher itself
+ * costs.
+ */
+final class BatcherCli implements Subcommand {
+    static final List<Integer> DEFAULT_CALLERS = List.of(256, 1024, 4096);
+
+    @Override
+    public String name() {
+        return "batcher";
+    }
+
+    @Override
+    public String summary() {
+        return "the batcher alone over a stand-in backend with a fixed batch time: ops/s and where a request's time goes";
+    }
+
+    @Override
+    public List<Option> options() {
+        return List.of(
+                Option.valued("callers", "LIST", "concurrency levels (default 256,1024,4096)"),
+                Option.valued("batch-micros", "N", "the stand-in backend's time per batch (default 2000)"),
+                Option.valued("seconds", "S", "measured time per level (default 2)"),
+                Option.valued("warmup-seconds", "S", "unmeasured time before each level (default 1)"));
+    }
+
+    @Override
+    public int run(Args args, PrintStream out) throws Exception {
+        List<Integer> levels = args.counts("callers", DEFAULT_CALLERS);
+        long batchNanos = args.count("batch-micros", 2000) * 1000L;
+        long measure = (long) (args.seconds("seconds", 2) * 1e9);
+        long warmup = (long) (args.seconds("warmup-seconds", 1) * 1e9);
+        BatchConfig config = BatchConfig.builder(System.getProperties()).build();
+        out.println("dilithium-gpu batcher: closed-loop verify callers on " + Callers.threadKind()
+                + "; stand-in backend " + batchNanos / 1000 + " µs per batch; " + config);
+        out.println(Host.describe());
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        byte[] pk = new byte[p.publicKeyBytes()];
+        byte[] mu = new byte[ParameterSet.MU_BYTES];
+        byte[] sig = new byte[p.signatureBytes()];
+        try (Batcher batcher = Batcher.open(config, new FixedTimeBackend(batchNanos))) {
+            BatcherMXBean m = batcher.metrics();
+            for (int callers : levels) {
+                LongAdder inBatcher = new LongAdder();
+                LongAdder wake = new LongAdder();
+                LongAdder calls = new LongAdder();
+                Stages start = Stages.of(m);
+                Callers.ClosedLoopResult<Callers.Call> r = Callers.closedLoop(callers, () -> {
+                    long[] completed = new long[1];
+                    return () -> {
+                        long submitted = System.nanoTime();
+                        CompletableFuture<Boolean> f = batcher.verify(p, pk, mu, sig);
+                        f.whenComplete((v, e) -> completed[0] = System.nanoTime());
+                        if (!f.get()) {
+                            throw new IllegalStateException("the stand-in backend rejected a request");
+                        }
+                        long resumed = System.nanoTime();
+                        inBatcher.add(completed[0] - submitted);
+                        wake.add(resumed - completed[0]);
+                        calls.increment();
+                    };
+                }, warmup, measure);
+                Stages spent = Stages.of(m).minus(start);
+                long n = Math.max(1, calls.sum());
+                out.printf(Locale.ROOT, "%,d callers: %,.0f ops/s; per call: submit to completion %.0f µs, completion to the "
+                                + "caller running %.0f µs; %s%n", callers, r.opsPerSecond(),
+                        inBatcher.sum() / 1e3 / n, wake.sum() / 1e3 / n, spent);
+            }
+        }
+        return Cli.OK;
+    }
+
+    /** The batcher's stage sums at one moment. */
+    private record Stages(long ops, long batches, long queueWait, long handOff, long load, long backend,
+                          long complete) {
+        static Stages of(BatcherMXBean m) {
+            return new Stages(m.getOperationCount(), m.getBatchCount(), m.getQueueWaitNanos(), m.getHandOffNanos(),
+                    m.getLoadNanos(), m.getBackendNanos(), m.getCompleteNanos());
+        }
+
+        Stages minus(Stages e) {
+            return new Stages(ops - e.ops, batches - e.batches, queueWait - e.queueWait, handOff - e.handOff,
+                    load - e.load, backend - e.backend, complete - e.complete);
+        }
+
+        @Override
+        public String toString() {
+            long b = Math.max(1, batches);
+            return String.format(Locale.ROOT, "%d batches of %.0f; per task: queued %.0f µs; per batch: hand-off %.0f, "
+                            + "load %.0f, backend %.0f, complete %.0f µs", batches, (double) ops / b,
+                    queueWait / 1e3 / Math.max(1, ops), handOff / 1e3 / b, load / 1e3 / b, backend / 1e3 / b,
+                    complete / 1e3 / b);
+        }
+    }
+
+    /** Verifies every request as valid after a fixed time per batch; the other operations are not used. */
+    private static final class FixedTimeBackend implements Backend {
+        private final long batchNanos;
+
+        FixedTimeBackend(long batchNanos) {
+            this.batchNanos = batchNanos;
+        }
+
+        @Override
+        public String name() {
+            return "fixed-time";
+        }
+
+        @Override
+        public int preferredBatchSize(ParameterSet params, Operation op) {
+            return 65_536;
+        }
+
+        @Override
+        public int preferredBatchesInFlight() {
+            return 8;
+        }
+
+        @Override
+        public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
+                           byte[] status) {
+            throw new UnsupportedOperationException("the stand-in backend only verifies");
+        }
+
+        @Override
+        public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds,
+                         byte[] signatures, byte[] status) {
+            throw new UnsupportedOperationException("the stand-in backend only verifies");
+        }
+
+        @Override
+        public void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
+                           byte[] status) {
+            long end = System.nanoTime() + batchNanos;
+            for (long left = batchNanos; left > 0; left = end - System.nanoTime()) {
+                LockSupport.parkNanos(left);
+            }
+            java.util.Arrays.fill(status, 0, n, TaskStatus.OK);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
