@@ -1,8 +1,5 @@
 package io.dilithiumgpu.bench;
 
-import io.dilithiumgpu.backend.Backend;
-import io.dilithiumgpu.backend.Operation;
-import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.batch.BatchConfig;
 import io.dilithiumgpu.batch.Batcher;
 import io.dilithiumgpu.batch.BatcherMXBean;
@@ -13,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code batcher}: the batcher alone, in front of a stand-in backend that takes a fixed time per
@@ -59,7 +55,7 @@ final class BatcherCli implements Subcommand {
         byte[] pk = new byte[p.publicKeyBytes()];
         byte[] mu = new byte[ParameterSet.MU_BYTES];
         byte[] sig = new byte[p.signatureBytes()];
-        try (Batcher batcher = Batcher.open(config, new FixedTimeBackend(batchNanos))) {
+        try (Batcher batcher = Batcher.open(config, new StandInBackend(65_536, 8, batchNanos))) {
             BatcherMXBean m = batcher.metrics();
             for (int callers : levels) {
                 LongAdder inBatcher = new LongAdder();
@@ -111,56 +107,6 @@ final class BatcherCli implements Subcommand {
                             + "load %.0f, backend %.0f, complete %.0f µs", batches, (double) ops / b,
                     queueWait / 1e3 / Math.max(1, ops), handOff / 1e3 / b, load / 1e3 / b, backend / 1e3 / b,
                     complete / 1e3 / b);
-        }
-    }
-
-    /** Verifies every request as valid after a fixed time per batch; the other operations are not used. */
-    private static final class FixedTimeBackend implements Backend {
-        private final long batchNanos;
-
-        FixedTimeBackend(long batchNanos) {
-            this.batchNanos = batchNanos;
-        }
-
-        @Override
-        public String name() {
-            return "fixed-time";
-        }
-
-        @Override
-        public int preferredBatchSize(ParameterSet params, Operation op) {
-            return 65_536;
-        }
-
-        @Override
-        public int preferredBatchesInFlight() {
-            return 8;
-        }
-
-        @Override
-        public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
-                           byte[] status) {
-            throw new UnsupportedOperationException("the stand-in backend only verifies");
-        }
-
-        @Override
-        public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds,
-                         byte[] signatures, byte[] status) {
-            throw new UnsupportedOperationException("the stand-in backend only verifies");
-        }
-
-        @Override
-        public void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
-                           byte[] status) {
-            long end = System.nanoTime() + batchNanos;
-            for (long left = batchNanos; left > 0; left = end - System.nanoTime()) {
-                LockSupport.parkNanos(left);
-            }
-            java.util.Arrays.fill(status, 0, n, TaskStatus.OK);
-        }
-
-        @Override
-        public void close() {
         }
     }
 }

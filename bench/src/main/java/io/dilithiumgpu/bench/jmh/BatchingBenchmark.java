@@ -1,12 +1,12 @@
 package io.dilithiumgpu.bench.jmh;
 
 import io.dilithiumgpu.DilithiumGpuProvider;
-import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.backend.cpu.CpuBackend;
 import io.dilithiumgpu.batch.BatchConfig;
 import io.dilithiumgpu.batch.Batcher;
+import io.dilithiumgpu.bench.StandInBackend;
 import io.dilithiumgpu.core.MuHasher;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.Scheme;
@@ -185,7 +185,7 @@ public class BatchingBenchmark {
             CpuBackend cpu = new CpuBackend();
             int preferred = cpu.preferredBatchSize(p, Operation.SIGN);
             cpu.close();
-            batcher = Batcher.open(BatchConfig.fromSystemProperties(), new NoWorkBackend(preferred));
+            batcher = Batcher.open(BatchConfig.fromSystemProperties(), new StandInBackend(preferred, 4, 0));
             byte[] sk = new byte[p.privateKeyBytes()];
             byte[] mu = new byte[ParameterSet.MU_BYTES];
             byte[] rnd = new byte[p.rndBytes()];
@@ -213,48 +213,6 @@ public class BatchingBenchmark {
                 t.join();
             }
             batcher.close();
-        }
-    }
-
-    /** Answers every task OK at once (signatures stay zero), in batches of the CPU backend's size. */
-    static final class NoWorkBackend implements Backend {
-        private final int preferred;
-
-        NoWorkBackend(int preferred) {
-            this.preferred = preferred;
-        }
-
-        @Override
-        public String name() {
-            return "none";
-        }
-
-        @Override
-        public int preferredBatchSize(ParameterSet params, Operation op) {
-            return preferred;
-        }
-
-        @Override
-        public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
-                           byte[] status) {
-            Arrays.fill(status, 0, n, TaskStatus.OK);
-        }
-
-        @Override
-        public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds,
-                         byte[] signatures, byte[] status) {
-            Arrays.fill(status, 0, n, TaskStatus.OK);
-        }
-
-        @Override
-        public void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
-                           byte[] status) {
-            Arrays.fill(status, 0, n, TaskStatus.OK);
-        }
-
-        @Override
-        public void close() {
-            // Nothing held.
         }
     }
 
