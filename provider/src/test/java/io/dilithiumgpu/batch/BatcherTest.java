@@ -170,6 +170,45 @@ class BatcherTest {
         assertTrue(spy.batchSizes.isEmpty());
     }
 
+    /**
+     * The stage sums of BatcherMXBean: a request queued behind a batch held 50 ms in the backend
+     * (one batch in flight at most) shows that wait as queue time, and the held batch shows it as
+     * backend time.
+     */
+    @Test
+    void stageTimesShowWhereTheTimeWent() throws Exception {
+        SpyBackend spy = new SpyBackend(new CpuBackend(1), "cpu", 16);
+        Batcher b = open(BatchConfig.builder().maxInFlight(1).build(), spy, null);
+        Fixtures.KeyPair kp = keys(ParameterSet.ML_DSA_44);
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        byte[] sig = b.sign(p, kp.sk, mu(p, kp.tr, message(0)), rnd(p, 0)).join();
+        BatcherMXBean m = b.metrics();
+        long queued0 = m.getQueueWaitNanos();
+        long backend0 = m.getBackendNanos();
+        long load0 = m.getLoadNanos();
+        long complete0 = m.getCompleteNanos();
+        long handOff0 = m.getHandOffNanos();
+
+        spy.entered.drainPermits();  // the signing batch's
+        spy.hold();
+        CompletableFuture<Boolean> first = b.verify(p, kp.pk, mu(p, kp.tr, message(0)), sig);
+        assertTrue(spy.awaitEntered(1));
+        CompletableFuture<Boolean> second = b.verify(p, kp.pk, mu(p, kp.tr, message(0)), sig);
+        long heldNanos = 50_000_000L;
+        Thread.sleep(heldNanos / 1_000_000L);
+        spy.release();
+        assertTimeoutPreemptively(GENEROUS, () -> assertTrue(first.join() && second.join()));
+
+        assertEquals(3, m.getBatchCount(), "sign, then two verification batches (one in flight at most)");
+        assertTrue(m.getQueueWaitNanos() - queued0 >= heldNanos,
+                "the second request waited for the held batch in the queue: " + (m.getQueueWaitNanos() - queued0));
+        assertTrue(m.getBackendNanos() - backend0 >= heldNanos,
+                "the held batch counts as backend time: " + (m.getBackendNanos() - backend0));
+        assertTrue(m.getLoadNanos() > load0, "loading takes time");
+        assertTrue(m.getCompleteNanos() > complete0, "completing takes time");
+        assertTrue(m.getHandOffNanos() >= handOff0);
+    }
+
     @Test
     void secretArraysAreZeroedAfterEveryBatch() {
         SpyBackend spy = new SpyBackend(new CpuBackend(), "cpu", 16);

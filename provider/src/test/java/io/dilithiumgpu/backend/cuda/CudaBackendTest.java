@@ -245,6 +245,33 @@ class CudaBackendTest {
         assertEquals("cuda", gpu.name());
     }
 
+    /** The chunk stage sums grow with each launch, and the MBean is published while the backend is open. */
+    @Test
+    void chunkStageTimesAreCountedAndPublished() throws Exception {
+        CudaBackend other = GpuTests.openOrSkip(SMALL);
+        javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        javax.management.ObjectName pattern = new javax.management.ObjectName(CudaBackend.MBEAN_PATTERN);
+        int published = server.queryNames(pattern, null).size();
+        try {
+            CudaBackendMXBean m = other.metrics();
+            assertEquals(0, m.getChunkCount());
+            int n = 2 * SLOT_TASKS + 5;
+            ParameterSet p = ParameterSet.ML_DSA_44;
+            byte[] seeds = new byte[n * ParameterSet.SEED_BYTES];
+            new SplittableRandom(7).nextBytes(seeds);
+            other.keyGen(p, n, seeds, new byte[n * p.publicKeyBytes()], new byte[n * p.privateKeyBytes()], new byte[n]);
+            assertTrue(m.getChunkCount() >= 3, "a batch of " + n + " on slots of " + SLOT_TASKS + ": " + m.getChunkCount());
+            assertEquals(n, m.getTaskCount());
+            assertTrue(m.getGpuNanos() > 0 && m.getPackNanos() > 0 && m.getUnpackNanos() > 0);
+            assertTrue(m.getWipeNanos() > 0, "generated private keys are secret: the device copies are wiped");
+            assertTrue(m.getSlotWaitNanos() >= 0);
+            assertTrue(m.getDescription().startsWith("device 0 ("), m.getDescription());
+        } finally {
+            other.close();
+        }
+        assertEquals(published - 1, server.queryNames(pattern, null).size(), "unregistered on close");
+    }
+
     @Test
     void aClosedBackendRefusesAndClosesOnce() {
         CudaBackend other = GpuTests.openOrSkip(SMALL);

@@ -42,6 +42,20 @@ class CudaConfigTest {
     }
 
     @Test
+    void syncModeComesFromItsPropertyInAnyCase() {
+        assertEquals(CudaConfig.Sync.AUTO, CudaConfig.defaults().sync());
+        try {
+            System.setProperty(CudaConfig.PREFIX + "sync", "Blocking");
+            assertEquals(CudaConfig.Sync.BLOCKING, CudaConfig.fromSystemProperties().sync());
+            System.setProperty(CudaConfig.PREFIX + "sync", "sometimes");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, CudaConfig::fromSystemProperties);
+            assertTrue(e.getMessage().contains("dilithiumgpu.cuda.sync"), e.getMessage());
+        } finally {
+            System.clearProperty(CudaConfig.PREFIX + "sync");
+        }
+    }
+
+    @Test
     void rejectsUnusableSizes() {
         Duration d = Duration.ofSeconds(1);
         assertThrows(IllegalArgumentException.class, () -> new CudaConfig(0, 1, 1, 1, d));
