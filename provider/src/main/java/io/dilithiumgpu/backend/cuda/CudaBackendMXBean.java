@@ -5,7 +5,8 @@ package io.dilithiumgpu.backend.cuda;
  * as one launch), as running sums that start at zero when the backend opens and only grow. A
  * monitor divides the growth of a time by the growth of {@link #getChunkCount()} over the same
  * interval. Registered as {@code io.dilithiumgpu:type=CudaBackend,id=N} while the backend is open.
- * Slots run at once, so the sums add up to more than wall time.
+ * Slots run at once, so the sums add up to more than wall time. A chunk is counted when its slot
+ * has finished with it, after the wipe, which can be shortly after the backend call returned.
  */
 public interface CudaBackendMXBean {
 
