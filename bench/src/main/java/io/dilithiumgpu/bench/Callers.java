@@ -52,15 +52,31 @@ final class Callers {
     /** The result of a closed-loop run: the throughput and every caller, for checking afterwards. */
     record ClosedLoopResult<C extends Call>(double opsPerSecond, long calls, List<C> callers) {}
 
-    /** {@code "virtual threads"}, or {@code "platform threads"} with the reason. */
-    static String threadKind() {
-        return VIRTUAL_EXECUTOR != null ? "virtual threads"
-                : "platform threads (virtual threads need JDK 21; this is " + Runtime.version().feature() + ")";
+    /**
+     * The system property that makes callers platform threads where virtual threads exist
+     * ({@code -Dbench.threads=platform}), to compare the two.
+     */
+    static final String THREADS_PROPERTY = "bench.threads";
+
+    private static boolean platformAsked() {
+        return "platform".equals(System.getProperty(THREADS_PROPERTY));
     }
 
-    /** An executor that runs each task on a thread of its own (reused between tasks on JDK 17). */
+    /** {@code "virtual threads"}, or {@code "platform threads"} with the reason. */
+    static String threadKind() {
+        if (VIRTUAL_EXECUTOR == null) {
+            return "platform threads (virtual threads need JDK 21; this is " + Runtime.version().feature() + ")";
+        }
+        return platformAsked() ? "platform threads (" + THREADS_PROPERTY + "=platform)" : "virtual threads";
+    }
+
+    /**
+     * An executor that runs each task on a thread of its own: a virtual thread where there are
+     * any (unless {@value #THREADS_PROPERTY} asks for platform threads), else a platform thread
+     * reused between tasks.
+     */
     static ExecutorService newExecutor() {
-        if (VIRTUAL_EXECUTOR != null) {
+        if (VIRTUAL_EXECUTOR != null && !platformAsked()) {
             try {
                 return (ExecutorService) VIRTUAL_EXECUTOR.invoke(null);
             } catch (ReflectiveOperationException e) {
