@@ -84,7 +84,7 @@ final class HostCopier implements AutoCloseable {
                 RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
                 if (first == null) {
                     first = cause;
-                } else {
+                } else if (first != cause) {
                     first.addSuppressed(cause);
                 }
             }
