@@ -3,7 +3,12 @@ package io.dilithiumgpu.bench;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -77,5 +82,20 @@ class ThroughputCliTest {
                 "median of 12 timed runs after 20 warm-up runs", "every run checked")) {
             assertTrue(h.contains(part), part + " missing from\n" + h);
         }
+    }
+
+    /** The whole subcommand on the CPU backend, end to end: table, stage lines only for CUDA, CSV. */
+    @Test
+    void aQuickCpuRunPrintsEveryStageAndWritesItsCsv(@TempDir Path dir) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc = Cli.run(new ThroughputCli(), List.of("--quick", "--sets", "ML-DSA-44", "--out", dir.toString()),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertEquals(Cli.OK, rc, printed + err.toString(StandardCharsets.UTF_8));
+        for (String op : List.of("keygen", "sign", "verify")) {
+            assertTrue(printed.matches("(?s).*\\nML-DSA-44 +" + op + " +[0-9,]+ .*"), op + " row in:\n" + printed);
+        }
+        assertTrue(Files.readString(dir.resolve("throughput.csv")).contains("ML-DSA-44"));
     }
 }
