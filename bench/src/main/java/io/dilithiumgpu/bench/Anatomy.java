@@ -14,16 +14,20 @@ import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
 
 /**
- * Where the time of the shared batcher's requests went between two snapshots: the batcher's stage
+ * Where the time of a batcher's requests went between two snapshots: the batcher's stage
  * sums ({@link BatcherMXBean}) and, when the CUDA backend is open, its chunk stage sums
  * ({@link CudaBackendMXBean}), as means per task, per batch and per chunk.
  */
 record Anatomy(long ops, long batches, long queueWait, long handOff, long load, long backend, long complete,
                ChunkTimes chunks) {
 
-    /** The counters now. */
+    /** The shared batcher's counters now. */
     static Anatomy snapshot() {
-        BatcherMXBean b = Engines.sharedBatcher().metrics();
+        return of(Engines.sharedBatcher().metrics());
+    }
+
+    /** {@code b}'s counters now, with those of every open CUDA backend. */
+    static Anatomy of(BatcherMXBean b) {
         ChunkTimes chunks = new ChunkTimes(0, 0, 0, 0, 0, 0, 0);
         for (CudaBackendMXBean c : cudaBackends()) {
             chunks = chunks.plus(ChunkTimes.of(c));

@@ -38,9 +38,7 @@ final class Runs {
             throw new IllegalArgumentException("runs ≥ 1 and warmup ≥ 0 required: " + runs + ", " + warmup);
         }
         for (int i = 0; i < warmup; i++) {
-            batch.prepare();
-            batch.run();
-            batch.check();
+            once(batch);
         }
         double[] rates = new double[runs];
         for (int i = 0; i < runs; i++) {

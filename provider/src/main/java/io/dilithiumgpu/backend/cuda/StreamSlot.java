@@ -212,7 +212,7 @@ final class StreamSlot implements AutoCloseable {
         } finally {
             long wipeStart = System.nanoTime();
             if (layout.hasSecrets()) {
-                wipe(layout, kernel, where, failure != null, failure);
+                wipe(layout, kernel, where, failure);
             }
             if (failure == null) {
                 stats.chunkRan(c.count, started - c.queuedNanos, packed - started, computed - packed,
@@ -348,12 +348,12 @@ final class StreamSlot implements AutoCloseable {
     /**
      * Wipes the secret arrays from the device block and the workspace (which may fail on a broken
      * context: that failure is added to the one in flight, or thrown when there is none), and
-     * first, when {@code failed}, from the pinned block (always possible; on success the launch
-     * path has already wiped them there).
+     * first, when a failure is in flight, from the pinned block (always possible; on success the
+     * launch path has already wiped them there).
      */
-    private void wipe(BatchLayout layout, Kernel kernel, String where, boolean failed, Throwable inFlight) {
+    private void wipe(BatchLayout layout, Kernel kernel, String where, Throwable inFlight) {
         int n = layout.tasks();
-        if (failed) {
+        if (inFlight != null) {
             zeroHostRegions(layout, true);
             zeroHostRegions(layout, false);
         }
