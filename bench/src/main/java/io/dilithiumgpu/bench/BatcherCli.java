@@ -61,13 +61,14 @@ final class BatcherCli implements Subcommand {
                 LongAdder inBatcher = new LongAdder();
                 LongAdder wake = new LongAdder();
                 LongAdder calls = new LongAdder();
-                Stages start = Stages.of(m);
+                Anatomy start = Anatomy.of(m);
                 Callers.ClosedLoopResult<Callers.Call> r = Callers.closedLoop(callers, () -> {
                     long[] completed = new long[1];
                     return () -> {
                         long submitted = System.nanoTime();
-                        CompletableFuture<Boolean> f = batcher.verify(p, pk, mu, sig);
-                        f.whenComplete((v, e) -> completed[0] = System.nanoTime());
+                        // Waits on the dependent stage: it completes after the time stamp is taken.
+                        CompletableFuture<Boolean> f = batcher.verify(p, pk, mu, sig)
+                                .whenComplete((v, e) -> completed[0] = System.nanoTime());
                         if (!f.get()) {
                             throw new IllegalStateException("the stand-in backend rejected a request");
                         }
@@ -77,36 +78,12 @@ final class BatcherCli implements Subcommand {
                         calls.increment();
                     };
                 }, warmup, measure);
-                Stages spent = Stages.of(m).minus(start);
-                long n = Math.max(1, calls.sum());
+                                long n = Math.max(1, calls.sum());
                 out.printf(Locale.ROOT, "%,d callers: %,.0f ops/s; per call: submit to completion %.0f µs, completion to the "
                                 + "caller running %.0f µs; %s%n", callers, r.opsPerSecond(),
-                        inBatcher.sum() / 1e3 / n, wake.sum() / 1e3 / n, spent);
+                        inBatcher.sum() / 1e3 / n, wake.sum() / 1e3 / n, Anatomy.of(m).since(start));
             }
         }
         return Cli.OK;
-    }
-
-    /** The batcher's stage sums at one moment. */
-    private record Stages(long ops, long batches, long queueWait, long handOff, long load, long backend,
-                          long complete) {
-        static Stages of(BatcherMXBean m) {
-            return new Stages(m.getOperationCount(), m.getBatchCount(), m.getQueueWaitNanos(), m.getHandOffNanos(),
-                    m.getLoadNanos(), m.getBackendNanos(), m.getCompleteNanos());
-        }
-
-        Stages minus(Stages e) {
-            return new Stages(ops - e.ops, batches - e.batches, queueWait - e.queueWait, handOff - e.handOff,
-                    load - e.load, backend - e.backend, complete - e.complete);
-        }
-
-        @Override
-        public String toString() {
-            long b = Math.max(1, batches);
-            return String.format(Locale.ROOT, "%d batches of %.0f; per task: queued %.0f µs; per batch: hand-off %.0f, "
-                            + "load %.0f, backend %.0f, complete %.0f µs", batches, (double) ops / b,
-                    queueWait / 1e3 / Math.max(1, ops), handOff / 1e3 / b, load / 1e3 / b, backend / 1e3 / b,
-                    complete / 1e3 / b);
-        }
     }
 }
