@@ -19,7 +19,7 @@ import javax.management.ObjectName;
  * ({@link CudaBackendMXBean}), as means per task, per batch and per chunk.
  */
 record Anatomy(long ops, long batches, long queueWait, long handOff, long load, long backend, long complete,
-               ChunkTimes chunks) {
+               long wake, long wakes, ChunkTimes chunks) {
 
     /** The shared batcher's counters now. */
     static Anatomy snapshot() {
@@ -33,7 +33,8 @@ record Anatomy(long ops, long batches, long queueWait, long handOff, long load, 
             chunks = chunks.plus(ChunkTimes.of(c));
         }
         return new Anatomy(b.getOperationCount(), b.getBatchCount(), b.getQueueWaitNanos(), b.getHandOffNanos(),
-                b.getLoadNanos(), b.getBackendNanos(), b.getCompleteNanos(), chunks);
+                b.getLoadNanos(), b.getBackendNanos(), b.getCompleteNanos(), b.getCallerWakeNanos(),
+                b.getCallerWakeCount(), chunks);
     }
 
     private static Set<CudaBackendMXBean> cudaBackends() {
@@ -62,6 +63,10 @@ record Anatomy(long ops, long batches, long queueWait, long handOff, long load, 
                         + "complete %.0f µs",
                 b, (double) o / b, us(queueWait - earlier.queueWait, o), us(handOff - earlier.handOff, b),
                 us(load - earlier.load, b), us(backend - earlier.backend, b), us(complete - earlier.complete, b)));
+        long w = wakes - earlier.wakes;
+        if (w > 0) {
+            s.append(String.format(Locale.ROOT, "; per awaited call: wake-up %.0f µs", us(wake - earlier.wake, w)));
+        }
         ChunkTimes c = chunks.minus(earlier.chunks);
         if (c.chunks() > 0) {
             s.append(String.format(Locale.ROOT, "; %.1f chunks per batch: ", (double) c.chunks() / b)).append(c);

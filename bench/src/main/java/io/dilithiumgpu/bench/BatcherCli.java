@@ -78,10 +78,10 @@ final class BatcherCli implements Subcommand {
                         calls.increment();
                     };
                 }, warmup, measure);
-                                long n = Math.max(1, calls.sum());
+                long n = Math.max(1, calls.sum());
                 out.printf(Locale.ROOT, "%,d callers: %,.0f ops/s; per call: submit to completion %.0f µs, completion to the "
-                                + "caller running %.0f µs; %s%n", callers, r.opsPerSecond(),
-                        inBatcher.sum() / 1e3 / n, wake.sum() / 1e3 / n, Anatomy.of(m).since(start));
+                                + "caller running %.0f µs; %s; %s%n", callers, r.opsPerSecond(),
+                        inBatcher.sum() / 1e3 / n, wake.sum() / 1e3 / n, Anatomy.of(m).since(start), r.cpu());
             }
         }
         return Cli.OK;

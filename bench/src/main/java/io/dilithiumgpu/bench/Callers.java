@@ -49,8 +49,11 @@ final class Callers {
         C create() throws Exception;
     }
 
-    /** The result of a closed-loop run: the throughput and every caller, for checking afterwards. */
-    record ClosedLoopResult<C extends Call>(double opsPerSecond, long calls, List<C> callers) {}
+    /**
+     * The result of a closed-loop run: the throughput, every caller (for checking afterwards), and
+     * the process's CPU use over the measured window ({@link CpuUse#since}).
+     */
+    record ClosedLoopResult<C extends Call>(double opsPerSecond, long calls, List<C> callers, String cpu) {}
 
     /**
      * The system property that makes callers platform threads where virtual threads exist
@@ -109,6 +112,8 @@ final class Callers {
         ExecutorService executor = newExecutor();
         long start;
         long end;
+        CpuUse cpuStart;
+        CpuUse cpuEnd;
         try {
             for (int i = 0; i < callers; i++) {
                 executor.execute(() -> {
@@ -129,11 +134,13 @@ final class Callers {
                 });
             }
             sleepNanos(warmupNanos);
+            cpuStart = CpuUse.snapshot();
             phase.set(measure);
             start = System.nanoTime();
             sleepNanos(measureNanos);
             phase.set(stop);
             end = System.nanoTime();
+            cpuEnd = CpuUse.snapshot();
             if (!finished.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("callers still busy " + DRAIN_SECONDS + " s after the run ended");
             }
@@ -142,7 +149,8 @@ final class Callers {
         }
         rethrow(failure.get());
         long calls = done.sum();
-        return new ClosedLoopResult<>(Stats.opsPerSecond(calls, end - start), calls, List.copyOf(made));
+        return new ClosedLoopResult<>(Stats.opsPerSecond(calls, end - start), calls, List.copyOf(made),
+                cpuEnd.since(cpuStart, calls));
     }
 
     /**

@@ -154,9 +154,14 @@ public final class JcaCli implements Subcommand {
         double[] rates = new double[levels.size()];
         for (int i = 0; i < levels.size(); i++) {
             Anatomy before = Anatomy.snapshot();
-            rates[i] = closedLoop(load, op, levels.get(i), warmup, measure);
-            System.err.printf(Locale.ROOT, "[jca] %s %s, %d callers: %s%n", p, ThroughputCli.opName(op),
-                    levels.get(i), Anatomy.snapshot().since(before));
+            long[] inCallsBefore = load.timeInCalls();
+            Callers.ClosedLoopResult<?> r = closedLoop(load, op, levels.get(i), warmup, measure);
+            rates[i] = r.opsPerSecond();
+            long[] inCalls = load.timeInCalls();
+            double inCall = (inCalls[0] - inCallsBefore[0]) / 1e3 / Math.max(1, inCalls[1] - inCallsBefore[1]);
+            System.err.printf(Locale.ROOT, "[jca] %s %s, %d callers: round trip %.0f µs, %.0f µs of it in the call; "
+                            + "%s; %s%n", p, ThroughputCli.opName(op), levels.get(i), levels.get(i) * 1e6 / rates[i],
+                    inCall, Anatomy.snapshot().since(before), r.cpu());
         }
         double peak = 0;
         for (double r : rates) {
@@ -169,14 +174,14 @@ public final class JcaCli implements Subcommand {
                 Stats.percentile(latency, n, 99), latency[n - 1]);
     }
 
-    private static double closedLoop(JcaLoad load, Operation op, int callers, long warmup, long measure)
-            throws Exception {
+    private static Callers.ClosedLoopResult<?> closedLoop(JcaLoad load, Operation op, int callers, long warmup,
+                                                          long measure) throws Exception {
         if (op == Operation.SIGN) {
             Callers.ClosedLoopResult<JcaLoad.Signer> r = Callers.closedLoop(callers, load.signers(), warmup, measure);
             load.checkSigners(r.callers(), CHECKED_SIGNERS);
-            return r.opsPerSecond();
+            return r;
         }
-        return Callers.closedLoop(callers, load.verifiers(), warmup, measure).opsPerSecond();
+        return Callers.closedLoop(callers, load.verifiers(), warmup, measure);
     }
 
     private static long[] openLoop(JcaLoad load, Operation op, double rate, long duration) throws Exception {

@@ -14,6 +14,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Concurrent JCA callers over one key pair: signers and verifiers, each with its own
@@ -40,6 +41,9 @@ final class JcaLoad {
     private final byte[] context;
     private final byte[] message;
     private final byte[] signature;
+    /** Time callers spent inside their calls ({@code update} and {@code sign} or {@code verify}), and the calls. */
+    private final LongAdder callNanos = new LongAdder();
+    private final LongAdder timedCalls = new LongAdder();
 
     /**
      * @param context FIPS 204 context for ML-DSA sets (empty for round 3.1 sets)
@@ -73,8 +77,11 @@ final class JcaLoad {
 
         @Override
         public void call() throws GeneralSecurityException {
-            signer.update(messageOf(base, ++calls));
+            byte[] m = messageOf(base, ++calls);
+            long start = System.nanoTime();
+            signer.update(m);
             last = signer.sign();
+            timed(start);
         }
     }
 
@@ -89,11 +96,24 @@ final class JcaLoad {
 
         @Override
         public void call() throws GeneralSecurityException, WrongResultException {
+            long start = System.nanoTime();
             verifier.update(message);
-            if (!verifier.verify(signature)) {
+            boolean ok = verifier.verify(signature);
+            timed(start);
+            if (!ok) {
                 throw new WrongResultException(params + ": a valid signature did not verify through JCA");
             }
         }
+    }
+
+    private void timed(long start) {
+        callNanos.add(System.nanoTime() - start);
+        timedCalls.increment();
+    }
+
+    /** Nanoseconds callers have spent inside calls so far, and the calls: [nanos, calls]. */
+    long[] timeInCalls() {
+        return new long[] {callNanos.sum(), timedCalls.sum()};
     }
 
     Callers.CallFactory<Signer> signers() {

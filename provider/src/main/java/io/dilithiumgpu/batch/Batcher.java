@@ -526,7 +526,7 @@ public final class Batcher implements Engine, AutoCloseable {
             stats.failed(failures);
         }
         for (Task<?> t : tasks) {
-            t.deliver();
+            t.deliver(stats);
         }
     }
 

@@ -46,6 +46,17 @@ public interface BatcherMXBean {
      */
     long getCompleteNanos();
 
+    /**
+     * Summed over requests that a blocking call awaited (every JCA {@code sign}, {@code verify}
+     * and key generation): from the batch thread completing the request's future until the
+     * waiting thread ran again. With thousands of virtual-thread callers this is the scheduler's
+     * share of the round trip.
+     */
+    long getCallerWakeNanos();
+
+    /** Requests counted in {@link #getCallerWakeNanos()}. */
+    long getCallerWakeCount();
+
     /** Requests queued now, not yet in a batch. */
     int getQueueDepth();
 

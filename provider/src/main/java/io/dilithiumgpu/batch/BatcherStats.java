@@ -4,7 +4,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
-/** The counters behind {@link BatcherMXBean}; updated once per batch, never per operation. */
+/**
+ * The counters behind {@link BatcherMXBean}; updated once per batch, and once per request that a
+ * blocking call awaited (its wake-up).
+ */
 final class BatcherStats implements BatcherMXBean {
     private final String backend;
     private final BatchConfig config;
@@ -21,6 +24,8 @@ final class BatcherStats implements BatcherMXBean {
     private final LongAdder loadNanos = new LongAdder();
     private final LongAdder backendNanos = new LongAdder();
     private final LongAdder completeNanos = new LongAdder();
+    private final LongAdder wakeNanos = new LongAdder();
+    private final LongAdder wakes = new LongAdder();
 
     BatcherStats(String backend, BatchConfig config, int maxInFlight, IntSupplier queueDepth, IntSupplier inFlight) {
         this.backend = backend;
@@ -43,6 +48,12 @@ final class BatcherStats implements BatcherMXBean {
         loadNanos.add(load);
         backendNanos.add(backend);
         completeNanos.add(complete);
+    }
+
+    /** A blocked caller ran again {@code nanos} after its future completed. */
+    void callerWoke(long nanos) {
+        wakeNanos.add(nanos);
+        wakes.increment();
     }
 
     void fellBack(int size) {
@@ -122,6 +133,16 @@ final class BatcherStats implements BatcherMXBean {
     @Override
     public long getCompleteNanos() {
         return completeNanos.sum();
+    }
+
+    @Override
+    public long getCallerWakeNanos() {
+        return wakeNanos.sum();
+    }
+
+    @Override
+    public long getCallerWakeCount() {
+        return wakes.sum();
     }
 
     @Override

@@ -67,6 +67,13 @@ public final class Engines {
         return b;
     }
 
+    /** Counts the caller's wake-up when the request came from a batcher ({@link TimedFuture}). */
+    private static void awoken(CompletableFuture<?> request) {
+        if (request instanceof TimedFuture<?> timed) {
+            timed.awoken();
+        }
+    }
+
     /**
      * Waits for an engine result on behalf of a blocking JCA call, and turns its failure into the
      * exception the call may throw.
@@ -86,7 +93,9 @@ public final class Engines {
     public static <T, X extends Exception> T await(CompletableFuture<T> request,
                                                    Function<? super Exception, ? extends X> checked) throws X {
         try {
-            return request.get();
+            T value = request.get();
+            awoken(request);
+            return value;
         } catch (InterruptedException e) {
             request.cancel(false);
             Thread.currentThread().interrupt();
@@ -94,6 +103,7 @@ public final class Engines {
         } catch (CancellationException e) {
             throw checked.apply(e);
         } catch (ExecutionException e) {
+            awoken(request);
             Throwable cause = e.getCause();
             if (cause instanceof Error) {
                 throw (Error) cause;

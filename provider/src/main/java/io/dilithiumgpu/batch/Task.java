@@ -1,7 +1,6 @@
 package io.dilithiumgpu.batch;
 
 import java.security.ProviderException;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * One queued operation: its own copies of the inputs, and the future its caller holds.
@@ -9,14 +8,14 @@ import java.util.concurrent.CompletableFuture;
  * <p>Life cycle: created by the caller's thread (inputs copied), queued in its {@link Lane}, taken
  * into a {@link Batch} by a batch thread, which copies the inputs into the batch arrays and wipes
  * this task's secret copies at once ({@link #wipe()}), then stages the outcome ({@link #succeed},
- * {@link #fail}) and finally completes the future ({@link #deliver()}) after the batch's arrays
+ * {@link #fail}) and finally completes the future ({@link #deliver}) after the batch's arrays
  * are back in the pool. A task whose future is already done when its batch forms (its caller
  * cancelled it) is wiped and skipped, never run.
  *
  * @param <T> the result type
  */
 abstract class Task<T> {
-    final CompletableFuture<T> future = new CompletableFuture<>();
+    final TimedFuture<T> future = new TimedFuture<>();
     /** {@link System#nanoTime()} when queued. */
     long enqueuedNanos;
     private T value;
@@ -50,14 +49,15 @@ abstract class Task<T> {
      * Completes the future with the staged outcome. Dependent stages that were attached without
      * an executor run here, on the calling (batch) thread. A task that was skipped because its
      * caller had cancelled it has nothing staged and nothing to complete; a live task with
-     * nothing staged (an internal error) fails rather than hang its caller.
-     *
+     * nothing staged (an internal error) fails rather than hang its caller. The future is stamped
+     * with the time for {@code stats} first ({@link TimedFuture}).
      */
-    final void deliver() {
+    final void deliver(BatcherStats stats) {
         T v = value;
         Throwable f = failure;
         value = null;
         failure = null;
+        future.stamp(stats, System.nanoTime());
         if (f != null) {
             future.completeExceptionally(f);
         } else if (v == null) {

@@ -16,7 +16,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * global object under one lock (and mixes in a SHA-1 PRNG). With thousands of callers signing at
  * once, that lock became the provider's bottleneck (on an H100 host, a JFR profile of 4,096
  * signing callers spent a fifth of its samples in {@code NativePRNG$RandomIO}). Each caller thread
- * maps to one of {@link #STRIPES} independent DRBGs by its thread id.
+ * starts at one of {@link #STRIPES} independent DRBGs, chosen by its thread id.
+ *
+ * <p>Why probing: a caller never waits for a stripe that another holds; it takes the next free one
+ * ({@code tryLock}), and blocks only if it finds every stripe busy, which needs more threads inside
+ * {@code nextBytes} at once than there are stripes. Waiting would be costly out of proportion:
+ * with thousands of virtual-thread callers each hand-over of a contended lock waits for the next
+ * waiter's thread to be scheduled (hundreds of microseconds on a busy host), so a stripe that
+ * paused to refill its block gathered a queue that drained one wake-up at a time.
  *
  * <p>Why blocks: every {@code nextBytes} call of a Hash_DRBG pays for its state update (SHA-256
  * and big-number additions) however few bytes it returns; drawing 32 bytes per signature, that
@@ -43,7 +50,22 @@ public final class DefaultRandom {
 
     /** Fills {@code out} with fresh random bytes from the calling thread's stripe. */
     public static void nextBytes(byte[] out) {
-        int index = (int) (Thread.currentThread().getId() & (STRIPES - 1));
+        int home = (int) (Thread.currentThread().getId() & (STRIPES - 1));
+        for (int i = 0; i < STRIPES; i++) {
+            if (stripe((home + i) & (STRIPES - 1)).tryNext(out)) {
+                return;
+            }
+        }
+        stripe(home).next(out);
+    }
+
+    /** For tests: the lock of the stripe a thread of id {@code threadId} starts at. */
+    static ReentrantLock homeLock(long threadId) {
+        return stripe((int) (threadId & (STRIPES - 1))).lock;
+    }
+
+    /** Stripe {@code index}, made on first use. */
+    private static Stripe stripe(int index) {
         Stripe stripe = STRIPED.get(index);
         if (stripe == null) {
             Stripe fresh = new Stripe(create());
@@ -52,7 +74,7 @@ public final class DefaultRandom {
                 stripe = fresh;
             }
         }
-        stripe.next(out);
+        return stripe;
     }
 
     private static SecureRandom create() {
@@ -76,23 +98,41 @@ public final class DefaultRandom {
             this.drbg = drbg;
         }
 
+        /** Fills {@code out} unless another thread holds this stripe; true when it did. */
+        boolean tryNext(byte[] out) {
+            if (!lock.tryLock()) {
+                return false;
+            }
+            try {
+                fill(out);
+            } finally {
+                lock.unlock();
+            }
+            return true;
+        }
+
+        /** Fills {@code out}, waiting for this stripe if another thread holds it. */
         void next(byte[] out) {
+            lock.lock();
+            try {
+                fill(out);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void fill(byte[] out) {
             if (out.length > BLOCK_BYTES) {
                 drbg.nextBytes(out);
                 return;
             }
-            lock.lock();
-            try {
-                if (BLOCK_BYTES - position < out.length) {
-                    drbg.nextBytes(block);
-                    position = 0;
-                }
-                System.arraycopy(block, position, out, 0, out.length);
-                Arrays.fill(block, position, position + out.length, (byte) 0);
-                position += out.length;
-            } finally {
-                lock.unlock();
+            if (BLOCK_BYTES - position < out.length) {
+                drbg.nextBytes(block);
+                position = 0;
             }
+            System.arraycopy(block, position, out, 0, out.length);
+            Arrays.fill(block, position, position + out.length, (byte) 0);
+            position += out.length;
         }
     }
 }

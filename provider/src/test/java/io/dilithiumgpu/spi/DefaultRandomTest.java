@@ -39,6 +39,40 @@ class DefaultRandomTest {
     }
 
     @Test
+    void aCallerWhoseStripeIsHeldTakesAnotherWithoutWaiting() throws Exception {
+        long me = Thread.currentThread().getId();
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        Thread holder = new Thread(() -> {
+            java.util.concurrent.locks.ReentrantLock lock = DefaultRandom.homeLock(me);
+            lock.lock();
+            try {
+                held.countDown();
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                lock.unlock();
+            }
+        });
+        holder.start();
+        try {
+            assertTrue(held.await(10, java.util.concurrent.TimeUnit.SECONDS));
+            long start = System.nanoTime();
+            byte[] a = new byte[32];
+            byte[] b = new byte[32];
+            DefaultRandom.nextBytes(a);
+            DefaultRandom.nextBytes(b);
+            long waited = System.nanoTime() - start;
+            assertTrue(waited < 2_000_000_000L, "nextBytes waited " + waited / 1_000_000 + " ms for a held stripe");
+            assertTrue(!java.util.Arrays.equals(a, b), "two draws were equal");
+        } finally {
+            release.countDown();
+            holder.join();
+        }
+    }
+
+    @Test
     void threadsOnDifferentStripesGetDifferentBytes() throws InterruptedException {
         byte[][] out = new byte[DefaultRandom.STRIPES][32];
         Thread[] threads = new Thread[out.length];

@@ -36,12 +36,23 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
         /** Spin, yielding the core between polls. */
         YIELD(CUctx_flags.CU_CTX_SCHED_YIELD),
         /** Sleep on a driver primitive: no core while waiting, some microseconds to wake. */
-        BLOCKING(CUctx_flags.CU_CTX_SCHED_BLOCKING_SYNC);
+        BLOCKING(CUctx_flags.CU_CTX_SCHED_BLOCKING_SYNC),
+        /**
+         * Sleep through the first half of the time the slot's recent chunks of the same kernel
+         * took on the GPU, then spin ({@link GpuTimeModel}): the core is free for most of the
+         * wait, and the wake-up is as prompt as spinning.
+         */
+        NAP(CUctx_flags.CU_CTX_SCHED_SPIN);
 
         final int flag;
 
         Sync(int flag) {
             this.flag = flag;
+        }
+
+        /** Whether a slot sleeps after a launch before it waits ({@link #NAP}). */
+        boolean naps() {
+            return this == NAP;
         }
     }
 
@@ -83,7 +94,7 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
     /**
      * The defaults, overridden by the system properties {@code dilithiumgpu.cuda.streams},
      * {@code .slotTasks}, {@code .minChunkTasks}, {@code .copyThreads}, {@code .retryMillis} and
-     * {@code .sync} ({@code auto}, {@code spin}, {@code yield} or {@code blocking}).
+     * {@code .sync} ({@code auto}, {@code spin}, {@code yield}, {@code blocking} or {@code nap}).
      *
      * @throws IllegalArgumentException when a property is not a number or out of range
      */
@@ -106,7 +117,7 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
         try {
             return Sync.valueOf(value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(PREFIX + "sync must be auto, spin, yield or blocking, not " + value, e);
+            throw new IllegalArgumentException(PREFIX + "sync must be auto, spin, yield, blocking or nap, not " + value, e);
         }
     }
 

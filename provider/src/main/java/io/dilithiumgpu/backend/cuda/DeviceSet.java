@@ -88,7 +88,7 @@ final class DeviceSet implements AutoCloseable {
             // Interleaved, so that the first free slots spread over the devices.
             for (int s = 0; s < config.streamsPerDevice(); s++) {
                 for (DeviceContext device : devices) {
-                    slots.add(StreamSlot.open(device, s, config.slotTasks(), copier));
+                    slots.add(StreamSlot.open(device, s, config.slotTasks(), copier, config.sync().naps()));
                 }
             }
             DeviceSet set = new DeviceSet(config, List.copyOf(devices), List.copyOf(slots), copier, stats);

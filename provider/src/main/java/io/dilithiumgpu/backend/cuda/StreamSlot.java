@@ -13,6 +13,7 @@ import jcuda.driver.JCudaDriver;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -43,6 +44,8 @@ final class StreamSlot implements AutoCloseable {
     private final DeviceContext device;
     private final int index;
     private final HostCopier copier;
+    /** Chunk times for naps after a launch; null when the slot does not nap ({@link CudaConfig.Sync#naps()}). */
+    private final GpuTimeModel naps;
     private final long blockBytes;
     private final long workspaceBytes;
     private final CUstream stream = new CUstream();
@@ -63,10 +66,12 @@ final class StreamSlot implements AutoCloseable {
     private ByteBuffer host;
     private boolean closed;
 
-    private StreamSlot(DeviceContext device, int index, HostCopier copier, long blockBytes, long workspaceBytes) {
+    private StreamSlot(DeviceContext device, int index, HostCopier copier, boolean nap, long blockBytes,
+                       long workspaceBytes) {
         this.device = device;
         this.index = index;
         this.copier = copier;
+        this.naps = nap ? new GpuTimeModel() : null;
         this.blockBytes = blockBytes;
         this.workspaceBytes = workspaceBytes;
     }
@@ -75,12 +80,14 @@ final class StreamSlot implements AutoCloseable {
      * Creates the stream and allocates the slot's memory on {@code device}.
      *
      * @param slotTasks the most tasks one launch holds
+     * @param nap       whether the worker sleeps after a launch before it waits for the stream
+     *                  ({@link CudaConfig.Sync#NAP})
      * @throws BackendException when a CUDA call fails (typically CUDA_ERROR_OUT_OF_MEMORY)
      */
-    static StreamSlot open(DeviceContext device, int index, int slotTasks, HostCopier copier) {
+    static StreamSlot open(DeviceContext device, int index, int slotTasks, HostCopier copier, boolean nap) {
         long blockBytes = BatchLayout.capacityBytes(slotTasks);
         long workspaceBytes = Math.max(BatchLayout.ALIGNMENT, device.workspaceBytes(slotTasks));
-        StreamSlot s = new StreamSlot(device, index, copier, blockBytes, workspaceBytes);
+        StreamSlot s = new StreamSlot(device, index, copier, nap, blockBytes, workspaceBytes);
         boolean done = false;
         try {
             s.allocate();
@@ -200,8 +207,12 @@ final class StreamSlot implements AutoCloseable {
                         () -> JCudaDriver.cuEventSynchronize(uploaded));
                 zeroHostRegions(layout, true);
             }
+            nap(c, packed);
             CudaCall.check("cuStreamSynchronize (" + where + ")", () -> JCudaDriver.cuStreamSynchronize(stream));
             computed = System.nanoTime();
+            if (naps != null) {
+                naps.record(c.params, c.op, c.count, computed - packed);
+            }
             checkStatus(c, layout, kernel);
             unpack(c, layout);
             unpacked = System.nanoTime();
@@ -218,6 +229,17 @@ final class StreamSlot implements AutoCloseable {
                 stats.chunkRan(c.count, started - c.queuedNanos, packed - started, computed - packed,
                         unpacked - computed, System.nanoTime() - wipeStart);
             }
+        }
+    }
+
+    /** Sleeps, when this slot naps, through part of the GPU time expected of chunk {@code c} issued at {@code issued}. */
+    private void nap(Chunk c, long issued) {
+        if (naps == null) {
+            return;
+        }
+        long nap = naps.napNanos(c.params, c.op, c.count, System.nanoTime() - issued);
+        if (nap > 0) {
+            LockSupport.parkNanos(nap);
         }
     }
 

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.parallel.Resources;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,6 +48,10 @@ class CudaConfigTest {
         try {
             System.setProperty(CudaConfig.PREFIX + "sync", "Blocking");
             assertEquals(CudaConfig.Sync.BLOCKING, CudaConfig.fromSystemProperties().sync());
+            assertFalse(CudaConfig.fromSystemProperties().sync().naps());
+            System.setProperty(CudaConfig.PREFIX + "sync", "nap");
+            assertEquals(CudaConfig.Sync.NAP, CudaConfig.fromSystemProperties().sync());
+            assertTrue(CudaConfig.fromSystemProperties().sync().naps());
             System.setProperty(CudaConfig.PREFIX + "sync", "sometimes");
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, CudaConfig::fromSystemProperties);
             assertTrue(e.getMessage().contains("dilithiumgpu.cuda.sync"), e.getMessage());
