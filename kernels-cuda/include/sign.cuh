@@ -14,7 +14,10 @@
  * crafted key cannot hold the GPU forever.
  *
  * Workspace (global, per warp), int32 polynomials:
- *   A^ (K L) | s1^ (L) | s2^ (K) | t0^ (K) | y (CANDIDATES L) | y^ (L) | w, then (HighBits, r0) (K)
+ *   A^ (K L) | s1^ (L) | s2^ (K) | t0^ (K) | y (CANDIDATES L) | [y^ (L)] | w, then (HighBits, r0) (K)
+ * y^ is read K L times per iteration. Where it fits (L <= 5) it lives in the warp's lane-stream
+ * staging rows instead, which are idle while iterations run (they serve only the drawing of y),
+ * and the workspace has no y^ slice.
  */
 #ifndef DILITHIUMGPU_SIGN_CUH
 #define DILITHIUMGPU_SIGN_CUH
@@ -42,8 +45,9 @@ struct SignTask {
     static constexpr int WS_S2 = WS_S1 + P::L * N;
     static constexpr int WS_T0 = WS_S2 + P::K * N;
     static constexpr int WS_Y = WS_T0 + P::K * N;
+    static constexpr bool YHAT_SHARED = P::L * N <= STAGE_WORDS;
     static constexpr int WS_YHAT = WS_Y + CANDIDATES * P::L * N;
-    static constexpr int WS_W = WS_YHAT + P::L * N;
+    static constexpr int WS_W = WS_YHAT + (YHAT_SHARED ? 0 : P::L * N);
     static constexpr int WS_WORDS = WS_W + P::K * N;
 
     struct Args {
@@ -113,6 +117,7 @@ struct SignTask {
 
         DG_NO_UNROLL
         for (int it0 = 0; it0 < MAX_ITERATIONS; it0 += CANDIDATES) {
+            warp::sync();  // the last iteration's reads of y^ in the staging rows come first
             run_lane_streams<P>(SignStreams<P>{it0 == 0 ? ws + WS_A : nullptr, ws + WS_Y, it0, CANDIDATES},
                                 sh.seeds, sh.stage);
             DG_NO_UNROLL
@@ -123,16 +128,23 @@ struct SignTask {
         return ABI_STATUS_INVALID_KEY;
     }
 
+    /** Where y^ lives: the staging rows when it fits there, else the workspace. */
+    static DG_HD int32_t* yhat_of(WarpShared& sh, int32_t* ws) {
+        return YHAT_SHARED ? reinterpret_cast<int32_t*>(sh.stage) : ws + WS_YHAT;
+    }
+
     /** One iteration of the rejection loop for the y at `y`; writes sig and returns true on accept. */
     static DG_HD bool attempt(const int32_t* y, uint8_t* sig, WarpShared& sh, int32_t* ws, const int32_t* zt) {
         const int l = (int)warp::lane();
+        int32_t* yhat = yhat_of(sh, ws);
+        warp::sync();  // the drawing of y is done with the staging rows
 
         // y^ = NTT(y).
         for (int j = 0; j < P::L; ++j) {
             int32_t r[8];
             load_strided(y + j * N, r);
             warp_ntt(r, sh.x, zt);
-            store_consecutive(ws + WS_YHAT + j * N, r);
+            store_consecutive(yhat + j * N, r);
         }
 
         // w = NTT^-1(A^ o y^); w1 = HighBits(w) packed after mu.
@@ -141,7 +153,7 @@ struct SignTask {
             for (int j = 0; j < P::L; ++j) {
                 int32_t av[8], yv[8];
                 load_consecutive(ws + WS_A + (i * P::L + j) * N, av);
-                load_consecutive(ws + WS_YHAT + j * N, yv);
+                load_consecutive(yhat + j * N, yv);
                 DG_UNROLL
                 for (int m = 0; m < 8; ++m) acc[m] += montmul(av[m], yv[m]);
             }

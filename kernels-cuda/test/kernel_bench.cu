@@ -52,9 +52,16 @@ Cfg read_cfg(const int32_t (&symbol)[ABI_CFG_WORDS]) {
     return Cfg{w[ABI_CFG_THREADS], w[ABI_CFG_TASKS], w[ABI_CFG_SMEM], w[ABI_CFG_PERSISTENT], w[ABI_CFG_WORKSPACE]};
 }
 
+/*
+ * Blocks for n tasks: one per c.tasks tasks, capped for persistent kernels at the resident blocks
+ * divided by DG_GRID_SHARE (default 1) when that is set: the share of the GPU one of several
+ * concurrent launches takes, so that its warps pull several tasks each.
+ */
 int grid_for(const Cfg& c, int n) {
     long blocks = (n + c.tasks - 1) / c.tasks;
-    if (c.persistent > 0) blocks = std::min<long>(blocks, (long)c.persistent * g_sms);
+    const char* share = std::getenv("DG_GRID_SHARE");
+    const long k = share ? std::max(1, std::atoi(share)) : 1;
+    if (c.persistent > 0) blocks = std::min<long>(blocks, std::max<long>(1, (long)c.persistent * g_sms / k));
     return (int)blocks;
 }
 

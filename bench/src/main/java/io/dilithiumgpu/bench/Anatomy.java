@@ -19,7 +19,7 @@ import javax.management.ObjectName;
  * ({@link CudaBackendMXBean}), as means per task, per batch and per chunk.
  */
 record Anatomy(long ops, long batches, long queueWait, long handOff, long load, long backend, long complete,
-               long wake, long wakes, ChunkTimes chunks) {
+               long batched, long delivered, long wake, long wakes, ChunkTimes chunks) {
 
     /** The shared batcher's counters now. */
     static Anatomy snapshot() {
@@ -33,7 +33,8 @@ record Anatomy(long ops, long batches, long queueWait, long handOff, long load, 
             chunks = chunks.plus(ChunkTimes.of(c));
         }
         return new Anatomy(b.getOperationCount(), b.getBatchCount(), b.getQueueWaitNanos(), b.getHandOffNanos(),
-                b.getLoadNanos(), b.getBackendNanos(), b.getCompleteNanos(), b.getCallerWakeNanos(),
+                b.getLoadNanos(), b.getBackendNanos(), b.getCompleteNanos(), b.getBatchedNanos(),
+                b.getDeliveredCount(), b.getCallerWakeNanos(),
                 b.getCallerWakeCount(), chunks);
     }
 
@@ -58,11 +59,13 @@ record Anatomy(long ops, long batches, long queueWait, long handOff, long load, 
         if (o == 0 || b == 0) {
             return "no batches";
         }
+        long d = Math.max(1, delivered - earlier.delivered);
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
-                "%d batches of %.0f; per task: queued %.0f µs; per batch: hand-off %.0f, load %.0f, backend %.0f, "
-                        + "complete %.0f µs",
-                b, (double) o / b, us(queueWait - earlier.queueWait, o), us(handOff - earlier.handOff, b),
-                us(load - earlier.load, b), us(backend - earlier.backend, b), us(complete - earlier.complete, b)));
+                "%d batches of %.0f; per task: queued %.0f, in its batch %.0f µs; per batch: hand-off %.0f, load %.0f, "
+                        + "backend %.0f, complete %.0f µs",
+                b, (double) o / b, us(queueWait - earlier.queueWait, o), us(batched - earlier.batched, d),
+                us(handOff - earlier.handOff, b), us(load - earlier.load, b), us(backend - earlier.backend, b),
+                us(complete - earlier.complete, b)));
         long w = wakes - earlier.wakes;
         if (w > 0) {
             s.append(String.format(Locale.ROOT, "; per awaited call: wake-up %.0f µs", us(wake - earlier.wake, w)));

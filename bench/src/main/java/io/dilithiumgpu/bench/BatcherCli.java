@@ -1,13 +1,17 @@
 package io.dilithiumgpu.bench;
 
+import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.cuda.CudaConfig;
 import io.dilithiumgpu.batch.BatchConfig;
 import io.dilithiumgpu.batch.Batcher;
 import io.dilithiumgpu.batch.BatcherMXBean;
 import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.Scheme;
 
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -37,6 +41,8 @@ final class BatcherCli implements Subcommand {
         return List.of(
                 Option.valued("callers", "LIST", "concurrency levels (default 256,1024,4096)"),
                 Option.valued("batch-micros", "N", "the stand-in backend's time per batch (default 2000)"),
+                Option.valued("backend", "standin|cuda", "the stand-in (default), or the CUDA backend verifying a"
+                        + " valid signature: the batcher and a real backend without the JCA layers"),
                 Option.valued("seconds", "S", "measured time per level (default 2)"),
                 Option.valued("warmup-seconds", "S", "unmeasured time before each level (default 1)"));
     }
@@ -47,15 +53,35 @@ final class BatcherCli implements Subcommand {
         long batchNanos = args.count("batch-micros", 2000) * 1000L;
         long measure = (long) (args.seconds("seconds", 2) * 1e9);
         long warmup = (long) (args.seconds("warmup-seconds", 1) * 1e9);
+        String backendName = args.choice("backend", "standin", "standin", "cuda");
         BatchConfig config = BatchConfig.builder(System.getProperties()).build();
-        out.println("dilithium-gpu batcher: closed-loop verify callers on " + Callers.threadKind()
-                + "; stand-in backend " + batchNanos / 1000 + " µs per batch; " + config);
-        out.println(Host.describe());
         ParameterSet p = ParameterSet.ML_DSA_44;
         byte[] pk = new byte[p.publicKeyBytes()];
         byte[] mu = new byte[ParameterSet.MU_BYTES];
         byte[] sig = new byte[p.signatureBytes()];
-        try (Batcher batcher = Batcher.open(config, new StandInBackend(65_536, 8, batchNanos))) {
+        Backend backend;
+        String described;
+        if (backendName.equals("standin")) {
+            backend = new StandInBackend(65_536, 8, batchNanos);
+            described = "stand-in backend " + batchNanos / 1000 + " µs per batch";
+        } else {
+            Backends.Opened cuda = Backends.cuda(CudaConfig.fromSystemProperties());
+            if (!cuda.available()) {
+                out.println("dilithium-gpu batcher: CUDA backend unavailable: " + cuda.unavailable());
+                return Cli.FAILED;
+            }
+            backend = cuda.backend();
+            described = "CUDA backend (" + cuda.description() + ") verifying one valid " + p + " signature";
+            byte[] sk = new byte[p.privateKeyBytes()];
+            new SplittableRandom().nextBytes(mu);
+            Scheme.keyGen(p, mu, 0, pk, 0, sk, 0);
+            Scheme.sign(p, sk, 0, mu, 0, new byte[p.rndBytes()], 0, sig, 0);
+            java.util.Arrays.fill(sk, (byte) 0);
+        }
+        out.println("dilithium-gpu batcher: closed-loop verify callers on " + Callers.threadKind()
+                + "; " + described + "; " + config);
+        out.println(Host.describe());
+        try (Batcher batcher = Batcher.open(config, backend)) {
             BatcherMXBean m = batcher.metrics();
             for (int callers : levels) {
                 LongAdder inBatcher = new LongAdder();
@@ -70,7 +96,7 @@ final class BatcherCli implements Subcommand {
                         CompletableFuture<Boolean> f = batcher.verify(p, pk, mu, sig)
                                 .whenComplete((v, e) -> completed[0] = System.nanoTime());
                         if (!f.get()) {
-                            throw new IllegalStateException("the stand-in backend rejected a request");
+                            throw new IllegalStateException("the " + backendName + " backend rejected a valid request");
                         }
                         long resumed = System.nanoTime();
                         inBatcher.add(completed[0] - submitted);

@@ -19,9 +19,16 @@ import java.util.Map;
  *
  * @param wallNanos    {@link System#nanoTime()} at the snapshot
  * @param processNanos the process's CPU time, or -1 where the JVM does not report it
+ * <p>On Linux it also reads each thread's scheduler statistics ({@code /proc/self/task/N/schedstat}):
+ * how long the threads of each group waited in the run queue for a core. A caller's virtual thread
+ * cannot run while its carrier waits there, so when the host has more runnable threads than cores
+ * this wait shows up in the calls' round trip without showing as CPU time.
+ *
  * @param threads      CPU time of each live Java thread by id, with its group
+ * @param runQueue     per OS thread (by task id): its group by name, run and run-queue wait nanoseconds;
+ *                     empty where the OS does not report them
  */
-record CpuUse(long wallNanos, long processNanos, Map<Long, Sample> threads) {
+record CpuUse(long wallNanos, long processNanos, Map<Long, Sample> threads, Map<Long, Sched> runQueue) {
 
     /** Thread groups, in the order they are reported. */
     enum Group {
@@ -39,16 +46,17 @@ record CpuUse(long wallNanos, long processNanos, Map<Long, Sample> threads) {
             if (name.startsWith("ForkJoinPool") || name.startsWith("bench-caller")) {
                 return CALLERS;
             }
-            if (name.startsWith("dilithiumgpu-dispatch")) {
+            if (name.startsWith("dilithiumgpu-di")) {
                 return DISPATCH;
             }
-            if (name.startsWith("dilithiumgpu-batch")) {
+            if (name.startsWith("dilithiumgpu-ba")) {
                 return BATCH;
             }
             if (name.startsWith("dilithiumgpu-cuda-copy")) {
                 return COPIES;
             }
-            if (name.startsWith("dilithiumgpu-cuda")) {
+            if (name.startsWith("dilithiumgpu-cu")) {
+                // Linux keeps 15 characters of a thread's name: copies and slots read alike there.
                 return SLOTS;
             }
             return OTHER;
@@ -56,6 +64,28 @@ record CpuUse(long wallNanos, long processNanos, Map<Long, Sample> threads) {
     }
 
     record Sample(Group group, long cpuNanos) {}
+
+    /** An OS thread's group (by its name, which Linux keeps to 15 characters), run and wait times. */
+    record Sched(Group group, long runNanos, long waitNanos) {}
+
+    /** {@code /proc/self/task/*}'s schedstat by task id; empty where there is no such file. */
+    static Map<Long, Sched> readRunQueue() {
+        Map<Long, Sched> out = new HashMap<>();
+        java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
+        if (tasks == null) {
+            return out;
+        }
+        for (java.io.File t : tasks) {
+            try {
+                String comm = java.nio.file.Files.readString(t.toPath().resolve("comm")).trim();
+                String[] f = java.nio.file.Files.readString(t.toPath().resolve("schedstat")).trim().split("\\s+");
+                out.put(Long.parseLong(t.getName()), new Sched(Group.of(comm), Long.parseLong(f[0]), Long.parseLong(f[1])));
+            } catch (java.io.IOException | RuntimeException e) {
+                // The thread ended meanwhile, or the kernel has no schedstat: skip it.
+            }
+        }
+        return out;
+    }
 
     /** The CPU times now. */
     static CpuUse snapshot() {
@@ -74,7 +104,7 @@ record CpuUse(long wallNanos, long processNanos, Map<Long, Sample> threads) {
         }
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         long process = os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
-        return new CpuUse(System.nanoTime(), process, threads);
+        return new CpuUse(System.nanoTime(), process, threads, readRunQueue());
     }
 
     /**
@@ -111,6 +141,37 @@ record CpuUse(long wallNanos, long processNanos, Map<Long, Sample> threads) {
         groups.forEach((g, nanos) -> s.append(g.label).append(' ')
                 .append(String.format(Locale.ROOT, "%.1f", nanos / 1e3 / calls)).append(", "));
         s.append(String.format(Locale.ROOT, "jvm %.1f)", Math.max(0, total - listed) / 1e3 / calls));
+        String waits = runQueueSince(earlier);
+        if (!waits.isEmpty()) {
+            s.append("; waiting for a core: ").append(waits);
+        }
+        return s.toString();
+    }
+
+    /**
+     * Per group with any run time since {@code earlier}: the share of its threads' time (run plus
+     * wait) spent waiting in the run queue, e.g. "callers 31 %, batch threads 12 %"; empty when
+     * there are no scheduler statistics.
+     */
+    String runQueueSince(CpuUse earlier) {
+        Map<Group, long[]> sums = new LinkedHashMap<>();
+        runQueue.forEach((tid, now) -> {
+            Sched before = earlier.runQueue.get(tid);
+            long run = now.runNanos - (before == null ? 0 : before.runNanos);
+            long wait = now.waitNanos - (before == null ? 0 : before.waitNanos);
+            long[] sum = sums.computeIfAbsent(now.group, g -> new long[2]);
+            sum[0] += Math.max(0, run);
+            sum[1] += Math.max(0, wait);
+        });
+        StringBuilder s = new StringBuilder();
+        for (Group g : Group.values()) {
+            long[] sum = sums.get(g);
+            if (sum == null || sum[0] + sum[1] == 0) {
+                continue;
+            }
+            s.append(s.length() == 0 ? "" : ", ").append(g.label).append(' ')
+                    .append(String.format(Locale.ROOT, "%.0f %%", 100.0 * sum[1] / (sum[0] + sum[1])));
+        }
         return s.toString();
     }
 }

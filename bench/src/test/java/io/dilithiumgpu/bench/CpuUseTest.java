@@ -48,5 +48,18 @@ class CpuUseTest {
         assertTrue(line.startsWith("cpu: "), line);
         assertTrue(line.contains("batch threads "), line);
         assertTrue(line.contains(" of " + Runtime.getRuntime().availableProcessors() + " cores busy"), line);
+        if (new java.io.File("/proc/self/task").isDirectory()) {
+            // Linux: the batch-named thread ran, so its group has a run-queue share.
+            assertTrue(during.runQueueSince(before).contains("batch threads "), during.runQueueSince(before));
+            assertTrue(line.contains("waiting for a core: "), line);
+        }
+    }
+
+    @Test
+    void truncatedOsThreadNamesFallIntoTheSameGroups() {
+        assertEquals(CpuUse.Group.CALLERS, CpuUse.Group.of("ForkJoinPool-1-"));
+        assertEquals(CpuUse.Group.DISPATCH, CpuUse.Group.of("dilithiumgpu-di"));
+        assertEquals(CpuUse.Group.BATCH, CpuUse.Group.of("dilithiumgpu-ba"));
+        assertEquals(CpuUse.Group.SLOTS, CpuUse.Group.of("dilithiumgpu-cu"));
     }
 }

@@ -402,7 +402,7 @@ public final class Batcher implements Engine, AutoCloseable {
                 t.wipe();
                 t.fail(failure);
             }
-            finishBatch(tasks);
+            finishBatch(tasks, formedNanos);
         }
     }
 
@@ -483,7 +483,7 @@ public final class Batcher implements Engine, AutoCloseable {
                 batch.clear();
                 lane.pool.give(batch);
             }
-            finishBatch(tasks);
+            finishBatch(tasks, formedNanos);
             stats.batchTimed(queueWait, started - formedNanos, loaded - started, ran - loaded,
                     System.nanoTime() - ran);
         }
@@ -507,8 +507,11 @@ public final class Batcher implements Engine, AutoCloseable {
         stats.batchRan(n);
     }
 
-    /** Frees the batch's slot, counts the failures, then completes the futures. */
-    private void finishBatch(Task<?>[] tasks) {
+    /**
+     * Frees the batch's slot, counts the failures, then completes the futures, adding each task's
+     * time since its batch formed at {@code formedNanos} to the stats.
+     */
+    private void finishBatch(Task<?>[] tasks, long formedNanos) {
         lock.lock();
         try {
             inFlight--;
@@ -525,9 +528,16 @@ public final class Batcher implements Engine, AutoCloseable {
         if (failures > 0) {
             stats.failed(failures);
         }
+        long batched = 0;
+        int delivered = 0;
         for (Task<?> t : tasks) {
-            t.deliver(stats);
+            long at = t.deliver(stats);
+            if (at != 0) {
+                batched += at - formedNanos;
+                delivered++;
+            }
         }
+        stats.tasksDelivered(delivered, batched);
     }
 
     private Backend fallback() {

@@ -47,6 +47,17 @@ public interface BatcherMXBean {
     long getCompleteNanos();
 
     /**
+     * Summed over requests whose futures a batch completed (cancelled ones excepted): from the
+     * formation of the request's batch until its future was completed. Unlike the per-batch sums
+     * above, this is the batch time as each request sees it: a large batch, which takes longer,
+     * counts once per request in it, and a request completed late in its batch counts late.
+     */
+    long getBatchedNanos();
+
+    /** Requests counted in {@link #getBatchedNanos()}. */
+    long getDeliveredCount();
+
+    /**
      * Summed over requests that a blocking call awaited (every JCA {@code sign}, {@code verify}
      * and key generation): from the batch thread completing the request's future until the
      * waiting thread ran again. With thousands of virtual-thread callers this is the scheduler's

@@ -24,6 +24,8 @@ final class BatcherStats implements BatcherMXBean {
     private final LongAdder loadNanos = new LongAdder();
     private final LongAdder backendNanos = new LongAdder();
     private final LongAdder completeNanos = new LongAdder();
+    private final LongAdder batchedNanos = new LongAdder();
+    private final LongAdder deliveries = new LongAdder();
     private final LongAdder wakeNanos = new LongAdder();
     private final LongAdder wakes = new LongAdder();
 
@@ -48,6 +50,12 @@ final class BatcherStats implements BatcherMXBean {
         loadNanos.add(load);
         backendNanos.add(backend);
         completeNanos.add(complete);
+    }
+
+    /** {@code count} tasks' futures completed, {@code nanos} after their batches formed, summed. */
+    void tasksDelivered(int count, long nanos) {
+        deliveries.add(count);
+        batchedNanos.add(nanos);
     }
 
     /** A blocked caller ran again {@code nanos} after its future completed. */
@@ -133,6 +141,16 @@ final class BatcherStats implements BatcherMXBean {
     @Override
     public long getCompleteNanos() {
         return completeNanos.sum();
+    }
+
+    @Override
+    public long getBatchedNanos() {
+        return batchedNanos.sum();
+    }
+
+    @Override
+    public long getDeliveredCount() {
+        return deliveries.sum();
     }
 
     @Override

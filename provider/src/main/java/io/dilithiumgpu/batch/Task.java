@@ -51,13 +51,20 @@ abstract class Task<T> {
      * caller had cancelled it has nothing staged and nothing to complete; a live task with
      * nothing staged (an internal error) fails rather than hang its caller. The future is stamped
      * with the time for {@code stats} first ({@link TimedFuture}).
+     *
+     * @return the time stamped ({@link System#nanoTime()}), or 0 for a task skipped because its
+     *         caller had cancelled it
      */
-    final void deliver(BatcherStats stats) {
+    final long deliver(BatcherStats stats) {
         T v = value;
         Throwable f = failure;
         value = null;
         failure = null;
-        future.stamp(stats, System.nanoTime());
+        if (f == null && v == null && future.isDone()) {
+            return 0;
+        }
+        long now = System.nanoTime();
+        future.stamp(stats, now);
         if (f != null) {
             future.completeExceptionally(f);
         } else if (v == null) {
@@ -66,5 +73,6 @@ abstract class Task<T> {
         } else if (!future.complete(v)) {
             discard(v);
         }
+        return now;
     }
 }

@@ -188,6 +188,9 @@ class BatcherTest {
         long load0 = m.getLoadNanos();
         long complete0 = m.getCompleteNanos();
         long handOff0 = m.getHandOffNanos();
+        long batched0 = m.getBatchedNanos();
+        assertEquals(1, m.getDeliveredCount());
+        assertEquals(0, m.getCallerWakeCount(), "join() is not a blocking call of the provider");
 
         spy.entered.drainPermits();  // the signing batch's
         spy.hold();
@@ -207,6 +210,17 @@ class BatcherTest {
         assertTrue(m.getLoadNanos() > load0, "loading takes time");
         assertTrue(m.getCompleteNanos() > complete0, "completing takes time");
         assertTrue(m.getHandOffNanos() >= handOff0);
+        assertEquals(3, m.getDeliveredCount());
+        assertTrue(m.getBatchedNanos() - batched0 >= heldNanos,
+                "the held request's time in its batch: " + (m.getBatchedNanos() - batched0));
+        assertEquals(0, m.getCallerWakeCount());
+
+        // A blocking call (Engines.await, as the SPIs wait) counts its wake-up.
+        boolean ok = Engines.await(b.verify(p, kp.pk, mu(p, kp.tr, message(0)), sig), IllegalStateException::new);
+        assertTrue(ok);
+        assertEquals(1, m.getCallerWakeCount());
+        assertTrue(m.getCallerWakeNanos() >= 0);
+        assertEquals(4, m.getDeliveredCount());
     }
 
     @Test

@@ -1,0 +1,42 @@
+package io.dilithiumgpu.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+class BatcherCliTest {
+    private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+    private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
+    private final PrintStream err = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+
+    @Test
+    void theStandInRunReportsEveryStageAndTheCpu() {
+        assertEquals(Cli.OK, Cli.run(new String[] {"batcher", "--callers", "8", "--batch-micros", "500",
+                "--seconds", "0.3", "--warmup-seconds", "0.1"}, out, err));
+        String text = outBytes.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("stand-in backend 500 µs per batch"), text);
+        assertTrue(text.contains("8 callers: "), text);
+        assertTrue(text.contains("per batch: hand-off "), text);
+        assertTrue(text.contains("cpu: "), text);
+    }
+
+    @Test
+    void anUnknownBackendIsAUsageError() {
+        assertEquals(Cli.USAGE, Cli.run(new String[] {"batcher", "--backend", "fpga"}, out, err));
+    }
+
+    @Test
+    void withoutAGpuTheCudaRunSaysWhyAndFails() {
+        assumeFalse(new java.io.File("/dev/nvidia0").exists(), "an NVIDIA device node exists");
+        assertEquals(Cli.FAILED, Cli.run(new String[] {"batcher", "--backend", "cuda", "--callers", "4",
+                "--seconds", "0.1"}, out, err));
+        assertTrue(outBytes.toString(StandardCharsets.UTF_8).contains("CUDA backend unavailable"),
+                outBytes.toString(StandardCharsets.UTF_8));
+    }
+}
