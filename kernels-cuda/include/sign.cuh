@@ -182,23 +182,10 @@ struct SignTask {
         for (int j = 0; j < 8; ++j) chat[j] = sh.x[l + 32 * j];
         warp_ntt(chat, sh.x, zt);
 
-        // z = y + NTT^-1(c^ o s1^), ||z|| < gamma1 - beta; packed into sig as it goes.
-        for (int j = 0; j < P::L; ++j) {
-            int32_t t[8], s[8], yv[8];
-            load_consecutive(ws + WS_S1 + j * N, s);
-            pointwise_montgomery(t, chat, s);
-            warp_invntt_tomont(t, sh.x, zt);
-            load_strided(y + j * N, yv);
-            DG_UNROLL
-            for (int m = 0; m < 8; ++m) t[m] = reduce32(t[m] + yv[m]);
-            if (warp_norm_exceeds(t, P::GAMMA1 - P::BETA)) return false;
-            strided_to_consecutive(t, sh.x);
-            DG_UNROLL
-            for (int m = 0; m < 8; ++m) t[m] = P::GAMMA1 - t[m];
-            store_packed<P::Z_BITS>(sig + P::SIG_Z + j * P::POLY_Z_BYTES, t);
-        }
-
         // r0 = LowBits(w - c s2), ||r0|| < gamma2 - beta. Keep (HighBits(w), r0) for the hints.
+        // Checked before z: it rejects more often (for ML-DSA-44 it passes with probability about
+        // 0.43, z about 0.54) at the same cost per polynomial, so fewer inverse NTTs are spent on
+        // iterations that fail. The accepted iteration, and so the signature, is the same.
         for (int i = 0; i < P::K; ++i) {
             int32_t t[8], s[8], w[8];
             load_consecutive(ws + WS_S2 + i * N, s);
@@ -216,6 +203,22 @@ struct SignTask {
             }
             if (warp::any(big)) return false;
             store_strided(ws + WS_W + i * N, w);
+        }
+
+        // z = y + NTT^-1(c^ o s1^), ||z|| < gamma1 - beta; packed into sig as it goes.
+        for (int j = 0; j < P::L; ++j) {
+            int32_t t[8], s[8], yv[8];
+            load_consecutive(ws + WS_S1 + j * N, s);
+            pointwise_montgomery(t, chat, s);
+            warp_invntt_tomont(t, sh.x, zt);
+            load_strided(y + j * N, yv);
+            DG_UNROLL
+            for (int m = 0; m < 8; ++m) t[m] = reduce32(t[m] + yv[m]);
+            if (warp_norm_exceeds(t, P::GAMMA1 - P::BETA)) return false;
+            strided_to_consecutive(t, sh.x);
+            DG_UNROLL
+            for (int m = 0; m < 8; ++m) t[m] = P::GAMMA1 - t[m];
+            store_packed<P::Z_BITS>(sig + P::SIG_Z + j * P::POLY_Z_BYTES, t);
         }
 
         // ||c t0|| < gamma2; h = MakeHint(-c t0, w - c s2 + c t0); at most omega ones.
