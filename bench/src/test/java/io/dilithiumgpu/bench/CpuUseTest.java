@@ -10,14 +10,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CpuUseTest {
 
     @Test
-    void threadsAreGroupedByTheirNames() {
-        assertEquals(CpuUse.Group.CALLERS, CpuUse.Group.of("ForkJoinPool-1-worker-3"));
-        assertEquals(CpuUse.Group.CALLERS, CpuUse.Group.of("bench-caller"));
-        assertEquals(CpuUse.Group.DISPATCH, CpuUse.Group.of("dilithiumgpu-dispatch-1"));
-        assertEquals(CpuUse.Group.BATCH, CpuUse.Group.of("dilithiumgpu-batch-1-7"));
-        assertEquals(CpuUse.Group.SLOTS, CpuUse.Group.of("dilithiumgpu-cuda-dev0-slot5"));
-        assertEquals(CpuUse.Group.COPIES, CpuUse.Group.of("dilithiumgpu-cuda-copy-2"));
-        assertEquals(CpuUse.Group.OTHER, CpuUse.Group.of("main"));
+    void threadsAreGroupedByTheirNamesWholeOrAsLinuxTruncatesThem() {
+        // Java's names, then the OS thread names of /proc (15 characters).
+        Object[][] cases = {
+            {"ForkJoinPool-1-worker-3", CpuUse.Group.CALLERS}, {"bench-caller", CpuUse.Group.CALLERS},
+            {"dilithiumgpu-dispatch-1", CpuUse.Group.DISPATCH}, {"dilithiumgpu-batch-1-7", CpuUse.Group.BATCH},
+            {"dilithiumgpu-cuda-dev0-slot5", CpuUse.Group.SLOTS}, {"dilithiumgpu-cuda-copy-2", CpuUse.Group.COPIES},
+            {"main", CpuUse.Group.OTHER},
+            {"ForkJoinPool-1-", CpuUse.Group.CALLERS}, {"dilithiumgpu-di", CpuUse.Group.DISPATCH},
+            {"dilithiumgpu-ba", CpuUse.Group.BATCH}, {"dilithiumgpu-cu", CpuUse.Group.SLOTS},
+        };
+        for (Object[] c : cases) {
+            assertEquals(c[1], CpuUse.Group.of((String) c[0]), (String) c[0]);
+        }
     }
 
     @Test
@@ -53,13 +58,5 @@ class CpuUseTest {
             assertTrue(during.runQueueSince(before).contains("batch threads "), during.runQueueSince(before));
             assertTrue(line.contains("waiting for a core: "), line);
         }
-    }
-
-    @Test
-    void truncatedOsThreadNamesFallIntoTheSameGroups() {
-        assertEquals(CpuUse.Group.CALLERS, CpuUse.Group.of("ForkJoinPool-1-"));
-        assertEquals(CpuUse.Group.DISPATCH, CpuUse.Group.of("dilithiumgpu-di"));
-        assertEquals(CpuUse.Group.BATCH, CpuUse.Group.of("dilithiumgpu-ba"));
-        assertEquals(CpuUse.Group.SLOTS, CpuUse.Group.of("dilithiumgpu-cu"));
     }
 }
