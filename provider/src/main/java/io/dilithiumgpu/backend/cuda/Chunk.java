@@ -17,19 +17,16 @@ final class Chunk {
     final int first;
     final int count;
     final byte[][] arrays;
-    /** Part of a call cut into several chunks (a bulk batch), rather than a call of its own. */
-    final boolean bulk;
     final CompletableFuture<Void> done = new CompletableFuture<>();
     /** {@link System#nanoTime()} when queued for a slot. */
     long queuedNanos;
 
-    Chunk(ParameterSet params, Operation op, int first, int count, byte[][] arrays, boolean bulk) {
+    Chunk(ParameterSet params, Operation op, int first, int count, byte[][] arrays) {
         this.params = params;
         this.op = op;
         this.first = first;
         this.count = count;
         this.arrays = arrays;
-        this.bulk = bulk;
     }
 
     /**

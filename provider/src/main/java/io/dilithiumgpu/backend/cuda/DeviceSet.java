@@ -19,28 +19,13 @@ import java.util.concurrent.LinkedBlockingQueue;
  * a large batch spreads over all streams of all GPUs and the upload, compute and download of
  * consecutive chunks overlap (paper §5.4: one CPU thread and one stream per partition).
  *
- * <p>Waking: a bulk call (one cut into several chunks) is served without parked threads on its
- * path. Its caller spins until its chunks are done (up to {@link #BULK_SPIN_NANOS}, then parks),
- * and a worker that ran one of its chunks polls the queue for {@link #BULK_LINGER_NANOS} before it
- * parks, so that the next bulk call finds it awake. Threads parked on an idle host took 100 to 200
- * µs to wake, at both ends of every batch. A call of one chunk (the batcher's batches under many
- * concurrent callers, whose threads need the cores) parks and wakes as usual.
- *
  * <p>Lifecycle: opened whole or not at all; {@link #close()} fails the chunks still queued,
  * lets each worker finish the chunk in hand, joins the workers and frees slots, modules and
  * contexts. A call in progress always returns only after all its chunks are done.
  */
 final class DeviceSet implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(DeviceSet.class.getName());
-    private static final Chunk STOP = new Chunk(ParameterSet.ML_DSA_44, Operation.VERIFY, 0, 0, new byte[0][], false);
-    /**
-     * How long a slot's worker stays awake, polling the queue, after a chunk of a bulk call: the
-     * next bulk call usually follows within it, and a parked worker on an idle host took 100 to
-     * 200 µs to wake (the slot wait of every chunk of a 10,000-task batch).
-     */
-    static final long BULK_LINGER_NANOS = 2_000_000;
-    /** How long the caller of a bulk call spins for its chunks before it parks. */
-    static final long BULK_SPIN_NANOS = 50_000_000;
+    private static final Chunk STOP = new Chunk(ParameterSet.ML_DSA_44, Operation.VERIFY, 0, 0, new byte[0][]);
 
     private final CudaConfig config;
     private final List<DeviceContext> devices;
@@ -130,21 +115,14 @@ final class DeviceSet implements AutoCloseable {
     }
 
     private void work(StreamSlot slot) {
-        boolean linger = false;
         while (true) {
-            Chunk polled = linger ? pollFor(BULK_LINGER_NANOS) : null;
-            final Chunk c;
-            if (polled != null) {
-                c = polled;
-            } else {
-                try {
-                    c = queue.take();
-                } catch (InterruptedException e) {
-                    // Workers are stopped by STOP, never by interruption; keep serving the queue.
-                    continue;
-                }
+            Chunk c;
+            try {
+                c = queue.take();
+            } catch (InterruptedException e) {
+                // Workers are stopped by STOP, never by interruption; keep serving the queue.
+                continue;
             }
-            linger = c.bulk;
             if (c == STOP) {
                 return;
             }
@@ -161,19 +139,6 @@ final class DeviceSet implements AutoCloseable {
                 failed(c, new BackendException("CUDA backend failure on " + slot.device().description() + ": " + e, e));
             }
         }
-    }
-
-    /** The next queued chunk, polling without parking for up to {@code nanos}; null if none came. */
-    private Chunk pollFor(long nanos) {
-        long deadline = System.nanoTime() + nanos;
-        do {
-            Chunk c = queue.poll();
-            if (c != null) {
-                return c;
-            }
-            Thread.onSpinWait();
-        } while (System.nanoTime() - deadline < 0);
-        return null;
     }
 
     /**
@@ -201,9 +166,8 @@ final class DeviceSet implements AutoCloseable {
     void run(ParameterSet params, Operation op, int n, byte[][] arrays) {
         int[] bounds = Chunk.bounds(n, config.slotTasks(), slots.size(), config.minChunkTasks());
         List<Chunk> chunks = new ArrayList<>(bounds.length - 1);
-        boolean bulk = bounds.length > 2;
         for (int i = 0; i + 1 < bounds.length; i++) {
-            chunks.add(new Chunk(params, op, bounds[i], bounds[i + 1] - bounds[i], arrays, bulk));
+            chunks.add(new Chunk(params, op, bounds[i], bounds[i + 1] - bounds[i], arrays));
         }
         synchronized (this) {
             for (Chunk c : chunks) {
@@ -214,9 +178,6 @@ final class DeviceSet implements AutoCloseable {
                     queue.add(c);
                 }
             }
-        }
-        if (bulk) {
-            spinUntilDone(chunks, BULK_SPIN_NANOS);
         }
         BackendException first = null;
         for (Chunk c : chunks) {
@@ -234,19 +195,6 @@ final class DeviceSet implements AutoCloseable {
         }
         if (first != null) {
             throw first;
-        }
-    }
-
-    /** Polls, without parking, until every chunk is done or {@code nanos} have passed. */
-    static void spinUntilDone(List<Chunk> chunks, long nanos) {
-        long deadline = System.nanoTime() + nanos;
-        for (Chunk c : chunks) {
-            while (!c.done.isDone()) {
-                if (System.nanoTime() - deadline >= 0) {
-                    return;
-                }
-                Thread.onSpinWait();
-            }
         }
     }
 

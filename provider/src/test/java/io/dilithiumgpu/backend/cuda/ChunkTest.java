@@ -44,33 +44,4 @@ class ChunkTest {
     void noTasksNoChunks() {
         assertThrows(IllegalArgumentException.class, () -> Chunk.bounds(0, 8, 1, 1));
     }
-
-    @Test
-    void aBulkCallerSpinsUntilItsChunksAreDoneOrTheTimeIsUp() throws Exception {
-        byte[][] arrays = new byte[0][];
-        java.util.List<Chunk> chunks = java.util.List.of(
-                new Chunk(io.dilithiumgpu.core.ParameterSet.ML_DSA_44, io.dilithiumgpu.backend.Operation.SIGN, 0, 1, arrays, true),
-                new Chunk(io.dilithiumgpu.core.ParameterSet.ML_DSA_44, io.dilithiumgpu.backend.Operation.SIGN, 1, 1, arrays, true));
-        // Not done: returns once the time is up.
-        long start = System.nanoTime();
-        DeviceSet.spinUntilDone(chunks, 30_000_000L);
-        long waited = System.nanoTime() - start;
-        assertTrue(waited >= 30_000_000L, "returned after " + waited + " ns");
-        // Done by another thread meanwhile: returns when the last one is.
-        Thread finisher = new Thread(() -> {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            chunks.forEach(c -> c.done.complete(null));
-        });
-        start = System.nanoTime();
-        finisher.start();
-        DeviceSet.spinUntilDone(chunks, 10_000_000_000L);
-        waited = System.nanoTime() - start;
-        finisher.join();
-        assertTrue(chunks.get(1).done.isDone());
-        assertTrue(waited < 5_000_000_000L, "spun " + waited + " ns after the chunks were done");
-    }
 }
