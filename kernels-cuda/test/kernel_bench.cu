@@ -38,6 +38,7 @@ namespace {
 int g_sms = 0;
 int g_runs = 10;
 int g_streams = 1;
+int g_grid_share = 1;  // DG_GRID_SHARE, read once in main
 std::string g_filter;
 std::mt19937_64 g_rng(7);
 
@@ -59,9 +60,7 @@ Cfg read_cfg(const int32_t (&symbol)[ABI_CFG_WORDS]) {
  */
 int grid_for(const Cfg& c, int n) {
     long blocks = (n + c.tasks - 1) / c.tasks;
-    const char* share = std::getenv("DG_GRID_SHARE");
-    const long k = share ? std::max(1, std::atoi(share)) : 1;
-    if (c.persistent > 0) blocks = std::min<long>(blocks, std::max<long>(1, (long)c.persistent * g_sms / k));
+    if (c.persistent > 0) blocks = std::min<long>(blocks, std::max<long>(1, (long)c.persistent * g_sms / g_grid_share));
     return (int)blocks;
 }
 
@@ -223,6 +222,7 @@ int main(int argc, char** argv) {
     g_runs = argc > 2 ? std::atoi(argv[2]) : 10;
     g_filter = argc > 3 ? argv[3] : "";
     g_streams = argc > 4 ? std::max(1, std::atoi(argv[4])) : 1;
+    if (const char* share = std::getenv("DG_GRID_SHARE")) g_grid_share = std::max(1, std::atoi(share));
     if (g_filter == "all") g_filter.clear();
     cudaDeviceProp prop;
     CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));

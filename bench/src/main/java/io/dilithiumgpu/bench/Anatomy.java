@@ -34,8 +34,7 @@ record Anatomy(long ops, long batches, long queueWait, long handOff, long load, 
         }
         return new Anatomy(b.getOperationCount(), b.getBatchCount(), b.getQueueWaitNanos(), b.getHandOffNanos(),
                 b.getLoadNanos(), b.getBackendNanos(), b.getCompleteNanos(), b.getBatchedNanos(),
-                b.getDeliveredCount(), b.getCallerWakeNanos(),
-                b.getCallerWakeCount(), chunks);
+                b.getDeliveredCount(), b.getCallerWakeNanos(), b.getCallerWakeCount(), chunks);
     }
 
     private static Set<CudaBackendMXBean> cudaBackends() {

@@ -9,6 +9,7 @@ import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.Scheme;
 
 import java.io.PrintStream;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -72,11 +73,14 @@ final class BatcherCli implements Subcommand {
             }
             backend = cuda.backend();
             described = "CUDA backend (" + cuda.description() + ") verifying one valid " + p + " signature";
+            SplittableRandom random = new SplittableRandom();
+            byte[] seed = new byte[ParameterSet.SEED_BYTES];
             byte[] sk = new byte[p.privateKeyBytes()];
-            new SplittableRandom().nextBytes(mu);
-            Scheme.keyGen(p, mu, 0, pk, 0, sk, 0);
+            random.nextBytes(seed);
+            random.nextBytes(mu);
+            Scheme.keyGen(p, seed, 0, pk, 0, sk, 0);
             Scheme.sign(p, sk, 0, mu, 0, new byte[p.rndBytes()], 0, sig, 0);
-            java.util.Arrays.fill(sk, (byte) 0);
+            Arrays.fill(sk, (byte) 0);
         }
         out.println("dilithium-gpu batcher: closed-loop verify callers on " + Callers.threadKind()
                 + "; " + described + "; " + config);
