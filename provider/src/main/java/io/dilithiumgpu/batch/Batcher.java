@@ -402,7 +402,7 @@ public final class Batcher implements Engine, AutoCloseable {
                 t.wipe();
                 t.fail(failure);
             }
-            finishBatch(tasks, formedNanos);
+            finishBatch(tasks, formedNanos, 0, 0, 0, 0, 0);
         }
     }
 
@@ -483,9 +483,7 @@ public final class Batcher implements Engine, AutoCloseable {
                 batch.clear();
                 lane.pool.give(batch);
             }
-            finishBatch(tasks, formedNanos);
-            stats.batchTimed(queueWait, started - formedNanos, loaded - started, ran - loaded,
-                    System.nanoTime() - ran);
+            finishBatch(tasks, formedNanos, queueWait, started - formedNanos, loaded - started, ran - loaded, ran);
         }
     }
 
@@ -508,10 +506,13 @@ public final class Batcher implements Engine, AutoCloseable {
     }
 
     /**
-     * Frees the batch's slot, counts the failures, then completes the futures, adding each task's
-     * time since its batch formed at {@code formedNanos} to the stats.
+     * Frees the batch's slot, counts the failures, completes the futures, then adds the batch to
+     * the stats in one step: its stage times (completion runs from {@code ranNanos} to now; an
+     * untimed batch passes zeros) and each task's time since its batch formed at
+     * {@code formedNanos}.
      */
-    private void finishBatch(Task<?>[] tasks, long formedNanos) {
+    private void finishBatch(Task<?>[] tasks, long formedNanos, long queueWait, long handOff, long load,
+            long backend, long ranNanos) {
         lock.lock();
         try {
             inFlight--;
@@ -537,7 +538,8 @@ public final class Batcher implements Engine, AutoCloseable {
                 delivered++;
             }
         }
-        stats.tasksDelivered(delivered, batched);
+        long complete = ranNanos == 0 ? 0 : System.nanoTime() - ranNanos;
+        stats.batchFinished(queueWait, handOff, load, backend, complete, delivered, batched);
     }
 
     private Backend fallback() {

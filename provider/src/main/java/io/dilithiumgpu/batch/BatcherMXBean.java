@@ -54,7 +54,12 @@ public interface BatcherMXBean {
      */
     long getBatchedNanos();
 
-    /** Requests counted in {@link #getBatchedNanos()}. */
+    /**
+     * Requests counted in {@link #getBatchedNanos()}. A batch's counters are added in one step
+     * just after its last future completes, this count last: a caller that has just seen its
+     * result may read the previous values for a moment; once this count includes its request,
+     * every per-batch sum includes its batch.
+     */
     long getDeliveredCount();
 
     /**

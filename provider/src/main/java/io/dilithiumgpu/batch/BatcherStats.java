@@ -43,19 +43,20 @@ final class BatcherStats implements BatcherMXBean {
         maxBatch.accumulateAndGet(size, Math::max);
     }
 
-    /** One batch's stage times, in nanoseconds; {@code queueWait} summed over its tasks. */
-    void batchTimed(long queueWait, long handOff, long load, long backend, long complete) {
+    /**
+     * A finished batch: its stage times in nanoseconds ({@code queueWait} summed over its tasks),
+     * and {@code delivered} futures completed {@code batched} nanoseconds after the batch formed,
+     * summed. The delivered count is added last, so a reader that sees it sees the rest.
+     */
+    void batchFinished(long queueWait, long handOff, long load, long backend, long complete, int delivered,
+            long batched) {
         queueWaitNanos.add(queueWait);
         handOffNanos.add(handOff);
         loadNanos.add(load);
         backendNanos.add(backend);
         completeNanos.add(complete);
-    }
-
-    /** {@code count} tasks' futures completed, {@code nanos} after their batches formed, summed. */
-    void tasksDelivered(int count, long nanos) {
-        deliveries.add(count);
-        batchedNanos.add(nanos);
+        batchedNanos.add(batched);
+        deliveries.add(delivered);
     }
 
     /** A blocked caller ran again {@code nanos} after its future completed. */

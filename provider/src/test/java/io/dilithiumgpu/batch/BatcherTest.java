@@ -183,13 +183,13 @@ class BatcherTest {
         ParameterSet p = ParameterSet.ML_DSA_44;
         byte[] sig = b.sign(p, kp.sk, mu(p, kp.tr, message(0)), rnd(p, 0)).join();
         BatcherMXBean m = b.metrics();
+        awaitDelivered(m, 1);
         long queued0 = m.getQueueWaitNanos();
         long backend0 = m.getBackendNanos();
         long load0 = m.getLoadNanos();
         long complete0 = m.getCompleteNanos();
         long handOff0 = m.getHandOffNanos();
         long batched0 = m.getBatchedNanos();
-        assertEquals(1, m.getDeliveredCount());
         assertEquals(0, m.getCallerWakeCount(), "join() is not a blocking call of the provider");
 
         spy.entered.drainPermits();  // the signing batch's
@@ -201,6 +201,7 @@ class BatcherTest {
         Thread.sleep(heldNanos / 1_000_000L);
         spy.release();
         assertTimeoutPreemptively(GENEROUS, () -> assertTrue(first.join() && second.join()));
+        awaitDelivered(m, 3);
 
         assertEquals(3, m.getBatchCount(), "sign, then two verification batches (one in flight at most)");
         assertTrue(m.getQueueWaitNanos() - queued0 >= heldNanos,
@@ -210,7 +211,6 @@ class BatcherTest {
         assertTrue(m.getLoadNanos() > load0, "loading takes time");
         assertTrue(m.getCompleteNanos() > complete0, "completing takes time");
         assertTrue(m.getHandOffNanos() >= handOff0);
-        assertEquals(3, m.getDeliveredCount());
         assertTrue(m.getBatchedNanos() - batched0 >= heldNanos,
                 "the held request's time in its batch: " + (m.getBatchedNanos() - batched0));
         assertEquals(0, m.getCallerWakeCount());
@@ -220,7 +220,19 @@ class BatcherTest {
         assertTrue(ok);
         assertEquals(1, m.getCallerWakeCount());
         assertTrue(m.getCallerWakeNanos() >= 0);
-        assertEquals(4, m.getDeliveredCount());
+        awaitDelivered(m, 4);
+    }
+
+    /**
+     * Waits until {@code m} counts {@code n} delivered requests: a batch's counters land just
+     * after its futures complete, so a caller that has joined may be a moment ahead of them.
+     */
+    private static void awaitDelivered(BatcherMXBean m, long n) throws InterruptedException {
+        long deadline = System.nanoTime() + GENEROUS.toNanos();
+        while (m.getDeliveredCount() < n && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertEquals(n, m.getDeliveredCount(), "requests delivered");
     }
 
     @Test
