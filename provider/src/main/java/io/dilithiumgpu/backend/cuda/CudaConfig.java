@@ -20,24 +20,9 @@ import jcuda.driver.CUctx_flags;
  * @param retryAfter       how long the backend refuses work after a CUDA error before it
  *                         reopens the devices; doubled after each failed reopen, up to 16 times
  * @param sync             how a slot's thread waits for its stream ({@link Sync})
- * @param pieceTasks       a chunk moves in pieces of this many tasks, a multiple of
- *                         {@value #PIECE_ALIGNMENT}, or 0 for one piece: piece k+1 is packed while
- *                         piece k is uploaded, and key generation and verification launch and
- *                         download piece by piece, so that copies overlap kernels within a chunk
- *                         (signing launches once per chunk: a launch ends with its slowest task's
- *                         rejection loop)
  */
 public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks, int copyThreads,
-                         Duration retryAfter, Sync sync, int pieceTasks) {
-
-    /**
-     * Piece bounds are multiples of this many tasks, so that every array of a piece starts
-     * 16-byte aligned, as the kernels require ({@code batch_abi.h}), whatever its record size.
-     */
-    public static final int PIECE_ALIGNMENT = 16;
-
-    /** Tasks per piece by default. */
-    public static final int DEFAULT_PIECE_TASKS = 256;
+                         Duration retryAfter, Sync sync) {
 
     /**
      * How the host threads that wait for a stream wait: the scheduling flag of each device's
@@ -71,15 +56,9 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
         }
     }
 
-    /** A configuration with the driver's default waiting ({@link Sync#AUTO}) and default pieces. */
+    /** A configuration with the driver's default waiting ({@link Sync#AUTO}). */
     public CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks, int copyThreads, Duration retryAfter) {
         this(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, Sync.AUTO);
-    }
-
-    /** A configuration with default pieces ({@value #DEFAULT_PIECE_TASKS} tasks). */
-    public CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks, int copyThreads, Duration retryAfter,
-                      Sync sync) {
-        this(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, sync, DEFAULT_PIECE_TASKS);
     }
 
     /** System property prefix: {@code dilithiumgpu.cuda.streams}, {@code .slotTasks}, .... */
@@ -99,15 +78,6 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
             throw new IllegalArgumentException("negative retry delay");
         }
         Objects.requireNonNull(sync, "sync");
-        if (pieceTasks < 0 || pieceTasks % PIECE_ALIGNMENT != 0) {
-            throw new IllegalArgumentException("pieceTasks must be 0 or a positive multiple of " + PIECE_ALIGNMENT
-                    + ", not " + pieceTasks);
-        }
-    }
-
-    /** Pieces a chunk of {@code slotTasks} tasks can have: the events a slot keeps per stage. */
-    int maxPieces() {
-        return pieceTasks == 0 ? 1 : (slotTasks + pieceTasks - 1) / pieceTasks;
     }
 
     /**
@@ -123,9 +93,8 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
 
     /**
      * The defaults, overridden by the system properties {@code dilithiumgpu.cuda.streams},
-     * {@code .slotTasks}, {@code .minChunkTasks}, {@code .copyThreads}, {@code .retryMillis},
-     * {@code .sync} ({@code auto}, {@code spin}, {@code yield}, {@code blocking} or {@code nap}) and
-     * {@code .pieceTasks}.
+     * {@code .slotTasks}, {@code .minChunkTasks}, {@code .copyThreads}, {@code .retryMillis} and
+     * {@code .sync} ({@code auto}, {@code spin}, {@code yield}, {@code blocking} or {@code nap}).
      *
      * @throws IllegalArgumentException when a property is not a number or out of range
      */
@@ -137,8 +106,7 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
                 intProperty("minChunkTasks", d.minChunkTasks()),
                 intProperty("copyThreads", d.copyThreads()),
                 Duration.ofMillis(intProperty("retryMillis", (int) d.retryAfter().toMillis())),
-                syncProperty(d.sync()),
-                intProperty("pieceTasks", d.pieceTasks()));
+                syncProperty(d.sync()));
     }
 
     private static Sync syncProperty(Sync fallback) {

@@ -52,8 +52,7 @@ final class DeviceSet implements AutoCloseable {
             d.append(d.length() == 0 ? "" : "; ").append(device.description());
         }
         this.description = d + "; " + config.streamsPerDevice() + " streams per device, " + config.slotTasks()
-                + " tasks per stream, " + (config.pieceTasks() == 0 ? "chunks in one piece, "
-                : "pieces of " + config.pieceTasks() + " tasks, ") + config.sync().name().toLowerCase(java.util.Locale.ROOT) + " waits";
+                + " tasks per stream, " + config.sync().name().toLowerCase(java.util.Locale.ROOT) + " waits";
         for (ParameterSet p : ParameterSet.values()) {
             Map<Operation, Integer> byOp = new EnumMap<>(Operation.class);
             for (Operation op : Operation.values()) {
@@ -89,7 +88,7 @@ final class DeviceSet implements AutoCloseable {
             // Interleaved, so that the first free slots spread over the devices.
             for (int s = 0; s < config.streamsPerDevice(); s++) {
                 for (DeviceContext device : devices) {
-                    slots.add(StreamSlot.open(device, s, config, copier));
+                    slots.add(StreamSlot.open(device, s, config.slotTasks(), copier, config.sync().naps()));
                 }
             }
             DeviceSet set = new DeviceSet(config, List.copyOf(devices), List.copyOf(slots), copier, stats);

@@ -1,7 +1,6 @@
 package io.dilithiumgpu.backend.cuda;
 
 import io.dilithiumgpu.backend.BackendException;
-import io.dilithiumgpu.backend.Operation;
 import jcuda.NativePointerObject;
 import jcuda.Pointer;
 import jcuda.driver.CUdeviceptr;
@@ -24,18 +23,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * that a launch of {@code slotTasks} tasks can have). All are allocated once
  * and reused by every launch; the slot's worker thread is its only user.
  *
- * <p>A chunk: the caller's records are packed straight into the pinned block, the status bytes
- * set to 0xFF and the scratch words to 0, the kernel launched, the outputs downloaded, every
- * status checked and the outputs unpacked. Secrets (see {@link BatchLayout}) are wiped from the
- * pinned block, the device block and the workspace in {@code finally}, whatever happened.
- *
- * <p>A chunk moves in pieces ({@link CudaConfig#pieceTasks()}) over three streams, so that its
- * copies overlap its own kernels and not only other slots' ones: each piece is packed while the
- * previous one is uploaded (upload stream); for key generation and verification each piece is
- * launched as soon as its upload completes (compute stream, which waits on an event) and
- * downloaded as soon as its kernel completes (download stream), and the host unpacks piece k
- * while piece k+1 computes. Signing launches once per chunk after the last upload: a launch ends
- * with its slowest task's rejection loop, and a stream's next launch would wait for that tail.
+ * <p>A launch: the caller's records are packed straight into the pinned block, uploaded with one
+ * copy, the status bytes set to 0xFF and the scratch words to 0, the kernel launched, the outputs
+ * downloaded with one copy, the stream synchronised, every status checked and the outputs
+ * unpacked. Secrets (see {@link BatchLayout}) are wiped from the pinned block, the device block
+ * and the workspace in {@code finally}, whatever happened.
  *
  * <p>Pinned secrets are wiped where the host would touch them anyway, off the slot's critical
  * path: secret inputs (private keys, rnd, seeds) as soon as their upload has completed, while the
@@ -56,25 +48,17 @@ final class StreamSlot implements AutoCloseable {
     private final GpuTimeModel naps;
     private final long blockBytes;
     private final long workspaceBytes;
-    /** Tasks per piece, or 0 for one piece per chunk. */
-    private final int pieceTasks;
-    /** Whether the host waits on events that sleep ({@link CudaConfig.Sync#BLOCKING}). */
-    private final boolean blockingEvents;
-    /** Memsets, kernels and wipes; waits on {@link #upDone} before each launch. */
     private final CUstream stream = new CUstream();
-    private final CUstream upStream = new CUstream();
-    private final CUstream downStream = new CUstream();
-    /** Per piece: its upload completed, its kernel completed, its download completed. */
-    private final CUevent[] upDone;
-    private final CUevent[] kernelDone;
-    private final CUevent[] downDone;
     /** Held while a chunk runs and its memories are wiped; {@link #read} waits for it. */
     private final ReentrantLock busy = new ReentrantLock();
     private final Pointer hostBlock = new Pointer();
     private final CUdeviceptr deviceBlock = new CUdeviceptr();
     private final CUdeviceptr scratch = new CUdeviceptr();
     private final CUdeviceptr workspace = new CUdeviceptr();
-    private int streamsCreated;
+    /** Recorded after each upload: secret inputs can leave the pinned block once it completes. */
+    private final CUevent uploaded = new CUevent();
+    private boolean eventCreated;
+    private boolean streamCreated;
     private boolean hostAllocated;
     private boolean deviceAllocated;
     private boolean scratchAllocated;
@@ -82,33 +66,28 @@ final class StreamSlot implements AutoCloseable {
     private ByteBuffer host;
     private boolean closed;
 
-    private StreamSlot(DeviceContext device, int index, HostCopier copier, CudaConfig config, long blockBytes,
+    private StreamSlot(DeviceContext device, int index, HostCopier copier, boolean nap, long blockBytes,
                        long workspaceBytes) {
         this.device = device;
         this.index = index;
         this.copier = copier;
-        this.naps = config.sync().naps() ? new GpuTimeModel() : null;
-        this.pieceTasks = config.pieceTasks();
-        this.blockingEvents = config.sync() == CudaConfig.Sync.BLOCKING;
-        int pieces = config.maxPieces();
-        this.upDone = new CUevent[pieces];
-        this.kernelDone = new CUevent[pieces];
-        this.downDone = new CUevent[pieces];
+        this.naps = nap ? new GpuTimeModel() : null;
         this.blockBytes = blockBytes;
         this.workspaceBytes = workspaceBytes;
     }
 
     /**
-     * Creates the streams and events and allocates the slot's memory on {@code device}, sized by
-     * {@code config}: {@link CudaConfig#slotTasks()} tasks per chunk at most, in pieces of
-     * {@link CudaConfig#pieceTasks()}, waiting as {@link CudaConfig#sync()} says.
+     * Creates the stream and allocates the slot's memory on {@code device}.
      *
+     * @param slotTasks the most tasks one launch holds
+     * @param nap       whether the worker sleeps after a launch before it waits for the stream
+     *                  ({@link CudaConfig.Sync#NAP})
      * @throws BackendException when a CUDA call fails (typically CUDA_ERROR_OUT_OF_MEMORY)
      */
-    static StreamSlot open(DeviceContext device, int index, CudaConfig config, HostCopier copier) {
-        long blockBytes = BatchLayout.capacityBytes(config.slotTasks());
-        long workspaceBytes = Math.max(BatchLayout.ALIGNMENT, device.workspaceBytes(config.slotTasks()));
-        StreamSlot s = new StreamSlot(device, index, copier, config, blockBytes, workspaceBytes);
+    static StreamSlot open(DeviceContext device, int index, int slotTasks, HostCopier copier, boolean nap) {
+        long blockBytes = BatchLayout.capacityBytes(slotTasks);
+        long workspaceBytes = Math.max(BatchLayout.ALIGNMENT, device.workspaceBytes(slotTasks));
+        StreamSlot s = new StreamSlot(device, index, copier, nap, blockBytes, workspaceBytes);
         boolean done = false;
         try {
             s.allocate();
@@ -124,11 +103,9 @@ final class StreamSlot implements AutoCloseable {
     private void allocate() {
         String where = where("allocating");
         device.bind(where);
-        for (CUstream st : new CUstream[] {stream, upStream, downStream}) {
-            CudaCall.check("cuStreamCreate (" + where + ")",
-                    () -> JCudaDriver.cuStreamCreate(st, CUstream_flags.CU_STREAM_NON_BLOCKING));
-            streamsCreated++;
-        }
+        CudaCall.check("cuStreamCreate (" + where + ")",
+                () -> JCudaDriver.cuStreamCreate(stream, CUstream_flags.CU_STREAM_NON_BLOCKING));
+        streamCreated = true;
         CudaCall.check("cuMemHostAlloc(" + blockBytes + " bytes, " + where + ")",
                 () -> JCudaDriver.cuMemHostAlloc(hostBlock, blockBytes, 0));
         hostAllocated = true;
@@ -142,14 +119,9 @@ final class StreamSlot implements AutoCloseable {
         CudaCall.check("cuMemAlloc(workspace " + workspaceBytes + " bytes, " + where + ")",
                 () -> JCudaDriver.cuMemAlloc(workspace, workspaceBytes));
         workspaceAllocated = true;
-        int flags = CUevent_flags.CU_EVENT_DISABLE_TIMING | (blockingEvents ? CUevent_flags.CU_EVENT_BLOCKING_SYNC : 0);
-        for (int p = 0; p < upDone.length; p++) {
-            for (CUevent[] events : List.of(upDone, kernelDone, downDone)) {
-                CUevent e = new CUevent();
-                CudaCall.check("cuEventCreate(" + where + ")", () -> JCudaDriver.cuEventCreate(e, flags));
-                events[p] = e;
-            }
-        }
+        CudaCall.check("cuEventCreate(" + where + ")",
+                () -> JCudaDriver.cuEventCreate(uploaded, CUevent_flags.CU_EVENT_DISABLE_TIMING));
+        eventCreated = true;
         zero(host, 0, blockBytes);
         CudaCall.check("cuMemsetD8Async(clear block, " + where + ")",
                 () -> JCudaDriver.cuMemsetD8Async(deviceBlock, (byte) 0, blockBytes, stream));
@@ -220,83 +192,44 @@ final class StreamSlot implements AutoCloseable {
         BatchLayout layout = BatchLayout.of(c.params, c.op, c.count);
         String where = where(kernel.name() + ", tasks " + c.first + ".." + (c.first + c.count - 1));
         device.bind(where);
-        int[] pieces = pieceBounds(c.count, pieceTasks);
-        int last = pieces.length - 2;
-        boolean split = last > 0 && c.op != Operation.SIGN;
         Throwable failure = null;
-        long issued = started;
-        long waited = 0;
-        long unpacking = 0;
+        long packed = started;
+        long computed = started;
+        long unpacked = started;
         try {
-            BatchLayout.Region status = layout.status();
-            CudaCall.check("cuMemsetD8Async(status, " + where + ")",
-                    () -> JCudaDriver.cuMemsetD8Async(deviceBlock.withByteOffset(status.offset()), UNWRITTEN,
-                            layout.tasks(), stream));
-            for (int p = 0; p <= last; p++) {
-                pack(c, layout, pieces[p], pieces[p + 1]);
-                upload(layout, pieces[p], pieces[p + 1], p, where);
-                if (split) {
-                    launch(kernel, layout, pieces[p], pieces[p + 1], p, where);
-                }
-            }
-            if (!split) {
-                launch(kernel, layout, 0, c.count, last, where);
-            }
-            issued = System.nanoTime();
+            pack(c, layout);
+            packed = System.nanoTime();
+            upload(layout, where);
+            launch(kernel, layout, where);
+            download(layout, where);
             if (layout.hasSecretInputs()) {
                 CudaCall.check("cuEventSynchronize(upload, " + where + ")",
-                        () -> JCudaDriver.cuEventSynchronize(upDone[last]));
+                        () -> JCudaDriver.cuEventSynchronize(uploaded));
                 zeroHostRegions(layout, true);
             }
-            nap(c, issued);
-            int outputs = split ? last + 1 : 1;
-            for (int q = 0; q < outputs; q++) {
-                int from = split ? pieces[q] : 0;
-                int to = split ? pieces[q + 1] : c.count;
-                CUevent downloaded = downDone[split ? q : last];
-                long waitStart = System.nanoTime();
-                CudaCall.check("cuEventSynchronize(download, " + where + ")",
-                        () -> JCudaDriver.cuEventSynchronize(downloaded));
-                long ready = System.nanoTime();
-                waited += ready - waitStart;
-                if (q == 0 && naps != null) {
-                    naps.record(c.params, c.op, c.count, ready - issued);
-                }
-                checkStatus(c, layout, kernel, from, to);
-                unpack(c, layout, from, to);
-                unpacking += System.nanoTime() - ready;
+            nap(c, packed);
+            CudaCall.check("cuStreamSynchronize (" + where + ")", () -> JCudaDriver.cuStreamSynchronize(stream));
+            computed = System.nanoTime();
+            if (naps != null) {
+                naps.record(c.params, c.op, c.count, computed - packed);
             }
+            checkStatus(c, layout, kernel);
+            unpack(c, layout);
+            unpacked = System.nanoTime();
             outputsReady.run();
         } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
             long wipeStart = System.nanoTime();
-            if (failure != null) {
-                quiesce(where, failure);
-            }
             if (layout.hasSecrets()) {
                 wipe(layout, kernel, where, failure);
             }
             if (failure == null) {
-                stats.chunkRan(c.count, started - c.queuedNanos, issued - started, waited, unpacking,
-                        System.nanoTime() - wipeStart);
+                stats.chunkRan(c.count, started - c.queuedNanos, packed - started, computed - packed,
+                        unpacked - computed, System.nanoTime() - wipeStart);
             }
         }
-    }
-
-    /**
-     * Bounds of the pieces of a chunk of {@code count} tasks: multiples of {@code pieceTasks}
-     * (one piece when 0), then {@code count}.
-     */
-    static int[] pieceBounds(int count, int pieceTasks) {
-        int pieces = pieceTasks == 0 ? 1 : (count + pieceTasks - 1) / pieceTasks;
-        int[] bounds = new int[pieces + 1];
-        for (int p = 0; p < pieces; p++) {
-            bounds[p] = p * pieceTasks;
-        }
-        bounds[pieces] = count;
-        return bounds;
     }
 
     /** Sleeps, when this slot naps, through part of the GPU time expected of chunk {@code c} issued at {@code issued}. */
@@ -310,85 +243,61 @@ final class StreamSlot implements AutoCloseable {
         }
     }
 
-    /** Packs the input records of tasks {@code [from, to)} of the chunk into the pinned block. */
-    private void pack(Chunk c, BatchLayout layout, int from, int to) {
+    private void pack(Chunk c, BatchLayout layout) {
         List<BatchLayout.Region> regions = layout.regions();
-        copier.forEachPart(to - from, layout.inputBytes() / c.count, (a, b) -> {
+        copier.forEachPart(c.count, layout.inputBytes() / c.count, (from, to) -> {
             ByteBuffer h = host.duplicate();
             for (int r = 0; r < regions.size(); r++) {
                 BatchLayout.Region region = regions.get(r);
                 if (region.input()) {
                     int size = region.recordBytes();
-                    h.put(Math.toIntExact(region.offset() + (long) (from + a) * size), c.arrays[r],
-                            (c.first + from + a) * size, (b - a) * size);
+                    h.put(Math.toIntExact(region.offset() + (long) from * size), c.arrays[r],
+                            (c.first + from) * size, (to - from) * size);
                 }
             }
         });
     }
 
-    /** Uploads the input records of tasks {@code [from, to)} on the upload stream, then records {@code upDone[piece]}. */
-    private void upload(BatchLayout layout, int from, int to, int piece, String where) {
-        for (BatchLayout.Region region : layout.regions()) {
-            if (region.input()) {
-                long at = region.offset() + region.bytes(from);
-                long bytes = region.bytes(to - from);
-                CudaCall.check("cuMemcpyHtoDAsync(" + bytes + " bytes, " + where + ")",
-                        () -> JCudaDriver.cuMemcpyHtoDAsync(deviceBlock.withByteOffset(at), hostBlock.withByteOffset(at),
-                                bytes, upStream));
-            }
-        }
-        CudaCall.check("cuEventRecord(upload, " + where + ")", () -> JCudaDriver.cuEventRecord(upDone[piece], upStream));
-    }
-
-    /**
-     * Launches the kernel on tasks {@code [from, to)} once {@code upDone[piece]} has completed
-     * (uploads complete in order, so the last piece's event covers every earlier one), then
-     * downloads their outputs on the download stream once the kernel has completed, recording
-     * {@code downDone[piece]}.
-     */
-    private void launch(Kernel kernel, BatchLayout layout, int from, int to, int piece, String where) {
-        KernelConfig cfg = kernel.config();
-        int n = to - from;
-        if (cfg.workspaceBytes(n, device.multiprocessors()) > workspaceBytes) {
-            throw new IllegalStateException(kernel.name() + " needs more workspace than the slot holds");
-        }
-        CudaCall.check("cuStreamWaitEvent(upload, " + where + ")",
-                () -> JCudaDriver.cuStreamWaitEvent(stream, upDone[piece], 0));
+    private void upload(BatchLayout layout, String where) {
+        CudaCall.check("cuMemcpyHtoDAsync(" + layout.inputBytes() + " bytes, " + where + ")",
+                () -> JCudaDriver.cuMemcpyHtoDAsync(deviceBlock, hostBlock, layout.inputBytes(), stream));
+        CudaCall.check("cuEventRecord(upload, " + where + ")", () -> JCudaDriver.cuEventRecord(uploaded, stream));
+        BatchLayout.Region status = layout.status();
+        CudaCall.check("cuMemsetD8Async(status, " + where + ")",
+                () -> JCudaDriver.cuMemsetD8Async(deviceBlock.withByteOffset(status.offset()), UNWRITTEN,
+                        layout.tasks(), stream));
         CudaCall.check("cuMemsetD32Async(scratch, " + where + ")",
                 () -> JCudaDriver.cuMemsetD32Async(scratch, 0, BatchAbi.SCRATCH_WORDS, stream));
+    }
+
+    private void launch(Kernel kernel, BatchLayout layout, String where) {
+        KernelConfig cfg = kernel.config();
         List<BatchLayout.Region> regions = layout.regions();
         NativePointerObject[] args = new NativePointerObject[regions.size() + 3];
         for (int r = 0; r < regions.size(); r++) {
-            BatchLayout.Region region = regions.get(r);
-            args[r] = Pointer.to(deviceBlock.withByteOffset(region.offset() + region.bytes(from)));
+            args[r] = Pointer.to(deviceBlock.withByteOffset(regions.get(r).offset()));
         }
-        args[regions.size()] = Pointer.to(new int[] {n});
+        args[regions.size()] = Pointer.to(new int[] {layout.tasks()});
         args[regions.size() + 1] = Pointer.to(scratch);
         args[regions.size() + 2] = Pointer.to(workspace);
-        int grid = cfg.gridFor(n, device.multiprocessors());
+        int grid = cfg.gridFor(layout.tasks(), device.multiprocessors());
+        if (cfg.workspaceBytes(layout.tasks(), device.multiprocessors()) > workspaceBytes) {
+            throw new IllegalStateException(kernel.name() + " needs more workspace than the slot holds");
+        }
         CudaCall.check("cuLaunchKernel(grid " + grid + ", block " + cfg.threads() + ", " + where + ")",
                 () -> JCudaDriver.cuLaunchKernel(kernel.function(), grid, 1, 1, cfg.threads(), 1, 1,
                         cfg.sharedBytes(), stream, Pointer.to(args), null));
-        CudaCall.check("cuEventRecord(kernel, " + where + ")",
-                () -> JCudaDriver.cuEventRecord(kernelDone[piece], stream));
-        CudaCall.check("cuStreamWaitEvent(kernel, " + where + ")",
-                () -> JCudaDriver.cuStreamWaitEvent(downStream, kernelDone[piece], 0));
-        for (BatchLayout.Region region : regions) {
-            if (!region.input()) {
-                long at = region.offset() + region.bytes(from);
-                long bytes = region.bytes(n);
-                CudaCall.check("cuMemcpyDtoHAsync(" + bytes + " bytes, " + where + ")",
-                        () -> JCudaDriver.cuMemcpyDtoHAsync(hostBlock.withByteOffset(at), deviceBlock.withByteOffset(at),
-                                bytes, downStream));
-            }
-        }
-        CudaCall.check("cuEventRecord(download, " + where + ")",
-                () -> JCudaDriver.cuEventRecord(downDone[piece], downStream));
     }
 
-    private void checkStatus(Chunk c, BatchLayout layout, Kernel kernel, int from, int to) {
+    private void download(BatchLayout layout, String where) {
+        CudaCall.check("cuMemcpyDtoHAsync(" + layout.outputBytes() + " bytes, " + where + ")",
+                () -> JCudaDriver.cuMemcpyDtoHAsync(hostBlock.withByteOffset(layout.outputOffset()),
+                        deviceBlock.withByteOffset(layout.outputOffset()), layout.outputBytes(), stream));
+    }
+
+    private void checkStatus(Chunk c, BatchLayout layout, Kernel kernel) {
         int base = Math.toIntExact(layout.status().offset());
-        for (int i = from; i < to; i++) {
+        for (int i = 0; i < c.count; i++) {
             byte s = host.get(base + i);
             if (!BatchAbi.statusAllowed(c.op, s)) {
                 throw new BackendException(kernel.name() + " on " + device.description() + " left task "
@@ -398,23 +307,20 @@ final class StreamSlot implements AutoCloseable {
         }
     }
 
-    /** Copies the outputs of tasks {@code [from, to)} into the caller's arrays, wiping secret ones from the pinned block. */
-    private void unpack(Chunk c, BatchLayout layout, int from, int to) {
+    private void unpack(Chunk c, BatchLayout layout) {
         List<BatchLayout.Region> regions = layout.regions();
         int statusIndex = regions.size() - 1;
         long outputBytesPerTask = (layout.totalBytes() - layout.outputOffset()) / c.count;
-        copier.forEachPart(to - from, outputBytesPerTask, (a, b) -> {
+        copier.forEachPart(c.count, outputBytesPerTask, (from, to) -> {
             ByteBuffer h = host.duplicate();
-            int lo = from + a;
-            int hi = from + b;
             for (int r = 0; r < regions.size(); r++) {
                 BatchLayout.Region region = regions.get(r);
                 if (!region.input()) {
                     int size = region.recordBytes();
-                    h.get(Math.toIntExact(region.offset() + (long) lo * size), c.arrays[r],
-                            (c.first + lo) * size, (hi - lo) * size);
+                    h.get(Math.toIntExact(region.offset() + (long) from * size), c.arrays[r],
+                            (c.first + from) * size, (to - from) * size);
                     if (region.secret()) {
-                        zero(host, region.offset() + (long) lo * size, (long) (hi - lo) * size);
+                        zero(host, region.offset() + (long) from * size, (long) (to - from) * size);
                     }
                 }
             }
@@ -422,7 +328,7 @@ final class StreamSlot implements AutoCloseable {
             for (int r = 0; r < statusIndex; r++) {
                 BatchLayout.Region region = regions.get(r);
                 if (!region.input()) {
-                    clearFailed(status, c.arrays[r], region.recordBytes(), c.first + lo, c.first + hi);
+                    clearFailed(status, c.arrays[r], region.recordBytes(), c.first + from, c.first + to);
                 }
             }
         });
@@ -433,22 +339,6 @@ final class StreamSlot implements AutoCloseable {
         for (int i = from; i < to; i++) {
             if (status[i] != BatchAbi.STATUS_OK) {
                 Arrays.fill(out, i * size, (i + 1) * size, (byte) 0);
-            }
-        }
-    }
-
-    /**
-     * After a failure: waits until the slot's streams are idle, so that no copy still reads or
-     * writes the pinned block when it is wiped and reused. A stream that cannot be waited for (a
-     * broken context) adds its error to {@code failure}.
-     */
-    private void quiesce(String where, Throwable failure) {
-        for (CUstream st : new CUstream[] {upStream, stream, downStream}) {
-            try {
-                CudaCall.check("cuStreamSynchronize(after a failure, " + where + ")",
-                        () -> JCudaDriver.cuStreamSynchronize(st));
-            } catch (BackendException e) {
-                failure.addSuppressed(e);
             }
         }
     }
@@ -545,16 +435,8 @@ final class StreamSlot implements AutoCloseable {
         if (hostAllocated) {
             zero(host, 0, blockBytes);
         }
-        for (CUevent[] events : List.of(upDone, kernelDone, downDone)) {
-            for (CUevent e : events) {
-                release("cuEventDestroy", e != null, () -> JCudaDriver.cuEventDestroy(e));
-            }
-        }
-        CUstream[] streams = {stream, upStream, downStream};
-        for (int i = 0; i < streamsCreated; i++) {
-            CUstream st = streams[i];
-            release("cuStreamDestroy", true, () -> JCudaDriver.cuStreamDestroy(st));
-        }
+        release("cuEventDestroy", eventCreated, () -> JCudaDriver.cuEventDestroy(uploaded));
+        release("cuStreamDestroy", streamCreated, () -> JCudaDriver.cuStreamDestroy(stream));
         release("cuMemFree(workspace)", workspaceAllocated, () -> JCudaDriver.cuMemFree(workspace));
         release("cuMemFree(scratch)", scratchAllocated, () -> JCudaDriver.cuMemFree(scratch));
         release("cuMemFree(block)", deviceAllocated, () -> JCudaDriver.cuMemFree(deviceBlock));

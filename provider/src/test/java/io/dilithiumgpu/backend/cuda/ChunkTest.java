@@ -41,15 +41,6 @@ class ChunkTest {
     }
 
     @Test
-    void piecesStartOnMultiplesOfThePieceSizeAndCoverTheChunk() {
-        assertArrayEquals(new int[] {0, 256, 512, 768, 1024, 1250}, StreamSlot.pieceBounds(1250, 256));
-        assertArrayEquals(new int[] {0, 256, 512}, StreamSlot.pieceBounds(512, 256));
-        assertArrayEquals(new int[] {0, 100}, StreamSlot.pieceBounds(100, 256));
-        assertArrayEquals(new int[] {0, 1250}, StreamSlot.pieceBounds(1250, 0), "0: one piece");
-        assertArrayEquals(new int[] {0, 16, 17}, StreamSlot.pieceBounds(17, 16));
-    }
-
-    @Test
     void noTasksNoChunks() {
         assertThrows(IllegalArgumentException.class, () -> Chunk.bounds(0, 8, 1, 1));
     }

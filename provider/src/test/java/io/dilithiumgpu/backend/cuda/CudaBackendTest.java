@@ -29,16 +29,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The CUDA backend on a GPU, with small slots (64 tasks, 3 streams per device) in pieces of 16
- * tasks, so that modest batches already spread over several chunks, slots and devices, and a
- * chunk over several uploads, launches and downloads. Skipped, with the reason, without a usable
- * GPU.
+ * The CUDA backend on a GPU, with small slots (64 tasks, 3 streams per device) so that modest
+ * batches already spread over several chunks, slots and devices. Skipped, with the reason,
+ * without a usable GPU.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CudaBackendTest {
     private static final int SLOT_TASKS = 64;
-    private static final CudaConfig SMALL = new CudaConfig(3, SLOT_TASKS, 8, 2, Duration.ofSeconds(30),
-            CudaConfig.Sync.AUTO, 16);
+    private static final CudaConfig SMALL = new CudaConfig(3, SLOT_TASKS, 8, 2, Duration.ofSeconds(30));
 
     private GpuTests.Gpu opened;
     private CudaBackend gpu;

@@ -25,14 +25,13 @@ class CudaConfigTest {
 
     @Test
     void systemPropertiesOverrideTheDefaults() {
-        String[] keys = {"streams", "slotTasks", "minChunkTasks", "copyThreads", "retryMillis", "pieceTasks"};
-        String[] values = {"3", "100", "10", "2", "250", "32"};
+        String[] keys = {"streams", "slotTasks", "minChunkTasks", "copyThreads", "retryMillis"};
+        String[] values = {"3", "100", "10", "2", "250"};
         try {
             for (int i = 0; i < keys.length; i++) {
                 System.setProperty(CudaConfig.PREFIX + keys[i], values[i]);
             }
-            assertEquals(new CudaConfig(3, 100, 10, 2, Duration.ofMillis(250), CudaConfig.Sync.AUTO, 32),
-                    CudaConfig.fromSystemProperties());
+            assertEquals(new CudaConfig(3, 100, 10, 2, Duration.ofMillis(250)), CudaConfig.fromSystemProperties());
             System.setProperty(CudaConfig.PREFIX + "streams", "four");
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, CudaConfig::fromSystemProperties);
             assertTrue(e.getMessage().contains("dilithiumgpu.cuda.streams"), e.getMessage());
@@ -71,20 +70,5 @@ class CudaConfigTest {
         assertThrows(IllegalArgumentException.class, () -> new CudaConfig(1, 1, 1, 1, Duration.ofMillis(-1)));
         assertThrows(IllegalArgumentException.class, () -> new CudaConfig(1, 1 << 20, 1, 1, d),
                 "a slot of 2^20 ML-DSA-87 signing tasks is over 2 GiB of pinned memory");
-        CudaConfig.Sync auto = CudaConfig.Sync.AUTO;
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new CudaConfig(1, 1, 1, 1, d, auto, 100));
-        assertTrue(e.getMessage().contains("multiple of 16"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new CudaConfig(1, 1, 1, 1, d, auto, -16));
-    }
-
-    @Test
-    void piecesPerChunk() {
-        Duration d = Duration.ofSeconds(1);
-        assertEquals(CudaConfig.DEFAULT_PIECE_TASKS, CudaConfig.defaults().pieceTasks());
-        assertEquals(32, new CudaConfig(8, 8192, 1024, 8, d, CudaConfig.Sync.AUTO, 256).maxPieces());
-        assertEquals(33, new CudaConfig(8, 8193, 1024, 8, d, CudaConfig.Sync.AUTO, 256).maxPieces());
-        assertEquals(1, new CudaConfig(8, 8192, 1024, 8, d, CudaConfig.Sync.AUTO, 0).maxPieces());
-        assertEquals(1, new CudaConfig(8, 100, 10, 8, d, CudaConfig.Sync.AUTO, 256).maxPieces());
     }
 }
