@@ -48,15 +48,8 @@ constexpr int BLOCK_SHARED_BYTES = block_shared_bytes(BLOCK_WARPS);
  * too, one emulated warp per thread (the host tests).
  */
 template <class Task>
-constexpr bool slices_aligned() {
-    // Worker w's workspace starts at w * WS_WORDS * 4 bytes; the polynomial accessors use int4.
-    return Task::WS_WORDS % 4 == 0;
-}
-
-template <class Task>
 DG_HD void team_loop(const typename Task::Args& args, uint8_t* status, int n, uint32_t* next_task, WarpShared& sh,
                      int32_t* ws, const int32_t* zt, HelpRecord* records, int me, int warps) {
-    static_assert(slices_aligned<Task>(), "every worker's workspace slice must start 16-byte aligned");
     if (warp::lane() == 0) {
         sh.team = records;
         sh.me = me;

@@ -62,8 +62,7 @@ struct SignTask {
     static constexpr int WS_YHAT = WS_Y + CANDIDATES * P::L * N;
     static constexpr int WS_W = WS_YHAT + (YHAT_SHARED ? 0 : P::L * N);
     static constexpr int WS_SIG = WS_W + P::K * N;
-    /** Rounded up to 64 words, so that every warp's slice starts 256-byte aligned (int4 accesses). */
-    static constexpr int WS_WORDS = (WS_SIG + (P::SIG_BYTES + 3) / 4 + 63) / 64 * 64;
+    static constexpr int WS_WORDS = WS_SIG + (P::SIG_BYTES + 3) / 4;
     /** Blocks of CANDIDATES iterations: kappa < MAX_ITERATIONS + CANDIDATES - 1 at most. */
     static constexpr int BLOCKS = (MAX_ITERATIONS + CANDIDATES - 1) / CANDIDATES;
     /** Warps of a block take part in each other's rejection loops (DG_SIGN_HELPERS=0: not, for A/B runs). */
