@@ -24,8 +24,6 @@ namespace dg {
 
 template <class P>
 struct KeygenTask {
-    /** Each task runs on one warp alone (team.cuh). */
-    static constexpr bool HELPS = false;
     static constexpr int WS_A = 0;
     static constexpr int WS_S = WS_A + P::K * P::L * N;
     static constexpr int WS_WORDS = WS_S + (P::L + P::K) * N;

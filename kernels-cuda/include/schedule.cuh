@@ -5,9 +5,7 @@
  * the next task index from the atomic counter scratch[ABI_SCRATCH_NEXT_TASK], runs the task (a
  * signing task keeps iterating kappa until it accepts), writes the status byte and takes the
  * next index, until the batch is exhausted. Slow tasks therefore never hold up a whole block,
- * and no host round trip is needed between signing iterations. A signing warp left without a
- * task then tries iterations of its siblings' tasks (team.cuh), which shortens the slowest
- * tasks' loops at the end of a batch.
+ * and no host round trip is needed between signing iterations.
  *
  * Worker w uses workspace bytes [w * WS, (w + 1) * WS), WS = Task::WS_WORDS * 4; workers with
  * w >= n exit at once, so at most min(n, grid * warps) slices are touched. Before exiting, a
@@ -19,7 +17,6 @@
 #include "batch_abi.h"
 #include "ntt.cuh"
 #include "poly.cuh"
-#include "team.cuh"
 #include "warp_shared.cuh"
 
 namespace dg {
@@ -41,73 +38,34 @@ constexpr int BLOCK_SHARED_BYTES = block_shared_bytes(BLOCK_WARPS);
 #define DG_BLOCKS_PER_SM 4
 #endif
 
-/*
- * One warp's part of a launch: takes task indices from *next_task until the batch has none
- * left, runs each and writes its status; then, for a task that HELPS (signing), helps its
- * siblings' rejection loops until they have no task left either (team.cuh). Runs on the host
- * too, one emulated warp per thread (the host tests).
- */
-template <class Task>
-DG_HD void team_loop(const typename Task::Args& args, uint8_t* status, int n, uint32_t* next_task, WarpShared& sh,
-                     int32_t* ws, const int32_t* zt, HelpRecord* records, int me, int warps) {
-    if (warp::lane() == 0) {
-        sh.team = records;
-        sh.me = me;
-        sh.warps = warps;
-    }
-    warp::sync();
-    DG_NO_UNROLL
-    for (;;) {
-        const int task = team::lane0([&] { return team::add(reinterpret_cast<int*>(next_task), 1); });
-        if (task >= n) break;
-        const uint8_t st = Task::run(task, args, sh, ws, zt);
-        if (warp::lane() == 0) status[task] = st;
-    }
-    if constexpr (Task::HELPS) {
-        Task::help(args, sh, ws, zt);
-    }
-}
-
-/** A block's HelpRecords before any warp runs: a warp without a worker slot is idle. */
-DG_HD void init_records(HelpRecord* records, int warps, long long first_worker, int n) {
-    for (int w = 0; w < warps; ++w) {
-        HelpRecord& r = records[w];
-        r.idle = first_worker + w >= n ? 1 : 0;
-        r.open = 0;
-        r.helpers = 0;
-        r.task = -1;
-        r.next_block = 0;
-        r.pending = 0;
-        r.best = NO_KAPPA;
-        r.done = 0;
-    }
-}
-
 #if defined(__CUDACC__)
 template <class Task>
 __device__ __forceinline__ void run_persistent(const typename Task::Args& args, uint8_t* status, int n,
                                                uint32_t* scratch, uint8_t* workspace) {
     extern __shared__ __align__(16) uint8_t dg_dynamic_shared[];
     int32_t* zt = reinterpret_cast<int32_t*>(dg_dynamic_shared);
-    const int warps = (int)(blockDim.x >> 5);
-    HelpRecord* records =
-        reinterpret_cast<HelpRecord*>(dg_dynamic_shared + ZETA_TABLE_BYTES + warps * sizeof(WarpShared));
     fill_zeta_table(zt, (int)threadIdx.x, (int)blockDim.x);
-    if (threadIdx.x == 0) init_records(records, warps, (long long)blockIdx.x * warps, n);
     __syncthreads();
 
     const int warp_in_block = (int)(threadIdx.x >> 5);
     WarpShared& sh = reinterpret_cast<WarpShared*>(dg_dynamic_shared + ZETA_TABLE_BYTES)[warp_in_block];
-    const long long worker = (long long)blockIdx.x * warps + warp_in_block;
+    const long long worker = (long long)blockIdx.x * (blockDim.x >> 5) + warp_in_block;
     if (worker >= n) return;
     int32_t* ws = reinterpret_cast<int32_t*>(workspace + worker * (long long)Task::WS_WORDS * 4);
     const unsigned l = threadIdx.x & 31u;
 
-    team_loop<Task>(args, status, n, &scratch[ABI_SCRATCH_NEXT_TASK], sh, ws, zt, records, warp_in_block, warps);
+    for (;;) {
+        int task = 0;
+        if (l == 0) task = (int)atomicAdd(&scratch[ABI_SCRATCH_NEXT_TASK], 1u);
+        task = __shfl_sync(warp::FULL, task, 0);
+        if (task >= n) break;
+        const uint8_t st = Task::run(task, args, sh, ws, zt);
+        if (l == 0) status[task] = st;
+    }
 
     // Every lane's last reads of the task's shared and global state happen before any lane
     // wipes them (compute-sanitizer racecheck: a WAR hazard between SignTask's hint encoding
-    // and this wipe; the last broadcast converges the lanes but does not order memory).
+    // and this wipe; the __shfl_sync above converges the lanes but does not order memory).
     warp::sync();
     warp_zero_words(ws, Task::WS_WORDS);
     uint32_t* shw = reinterpret_cast<uint32_t*>(&sh);

@@ -13,16 +13,8 @@
  * (probability below 2^-300 for a well-formed key) gets ABI_STATUS_INVALID_KEY, so that a
  * crafted key cannot hold the GPU forever.
  *
- * The iterations come in blocks of CANDIDATES, taken from a counter in the warp's HelpRecord
- * (team.cuh): when the batch has no task left for a sibling warp of the same block, it takes
- * blocks of this task too, with its own y, w and staging rows and this warp's keys. Every warp
- * stages its signature in its own workspace; the warp that accepted the smallest kappa writes it
- * out once no block before its own is still being tried.
- *
  * Workspace (global, per warp), int32 polynomials:
  *   A^ (K L) | s1^ (L) | s2^ (K) | t0^ (K) | y (CANDIDATES L) | [y^ (L)] | w, then (HighBits, r0) (K)
- *   | the staged signature (SIG_BYTES, rounded up to words)
- * A^, s1^, s2^ and t0^ are the task's keys: helpers read them from the owner's workspace.
  * y^ is read K L times per iteration. Where it fits (L <= 5) it lives in the warp's lane-stream
  * staging rows instead, which are idle while iterations run (they serve only the drawing of y),
  * and the workspace has no y^ slice.
@@ -39,12 +31,7 @@
 #include "poly.cuh"
 #include "rounding.cuh"
 #include "sample.cuh"
-#include "team.cuh"
 #include "warp_shared.cuh"
-
-#ifndef DG_SIGN_HELPERS
-#define DG_SIGN_HELPERS 1
-#endif
 
 namespace dg {
 
@@ -61,12 +48,7 @@ struct SignTask {
     static constexpr bool YHAT_SHARED = P::L * N <= STAGE_WORDS;
     static constexpr int WS_YHAT = WS_Y + CANDIDATES * P::L * N;
     static constexpr int WS_W = WS_YHAT + (YHAT_SHARED ? 0 : P::L * N);
-    static constexpr int WS_SIG = WS_W + P::K * N;
-    static constexpr int WS_WORDS = WS_SIG + (P::SIG_BYTES + 3) / 4;
-    /** Blocks of CANDIDATES iterations: kappa < MAX_ITERATIONS + CANDIDATES - 1 at most. */
-    static constexpr int BLOCKS = (MAX_ITERATIONS + CANDIDATES - 1) / CANDIDATES;
-    /** Warps of a block take part in each other's rejection loops (DG_SIGN_HELPERS=0: not, for A/B runs). */
-    static constexpr bool HELPS = DG_SIGN_HELPERS != 0;
+    static constexpr int WS_WORDS = WS_W + P::K * N;
 
     struct Args {
         const uint8_t* sks;
@@ -133,218 +115,17 @@ struct SignTask {
         }
         warp::sync();
 
-        // The record of this task (no helper is attached: the last task waited for them), then
-        // block 0, whose pass also expands A^; helpers may join once it is drawn.
-        HelpRecord& rec = sh.team[sh.me];
-        team::lane0([&] {
-            team::store(&rec.task, task);
-            team::store(&rec.next_block, 1);
-            team::store(&rec.pending, 1);
-            team::store(&rec.best, NO_KAPPA);
-            team::store(&rec.done, 0);
-            return 0;
-        });
-        if (l == 0) {
-            sh.key_ws = ws;
-            sh.sig_out = sig;
-            sh.record = &rec;
-        }
-        work(0, sh, ws, zt);
-
-        // The verdict: the winner's done, or every block tried without an accepted kappa.
-        uint8_t verdict;
-        for (;;) {
-            const int state = team::lane0([&] {
-                if (team::load(&rec.done)) return 1;
-                const int busy = team::load(&rec.pending);
-                team::fence();
-                if (busy == 0 && team::load(&rec.best) == NO_KAPPA) return 2;
-                team::pause();
-                return 0;
-            });
-            if (state != 0) {
-                verdict = state == 1 ? ABI_STATUS_OK : ABI_STATUS_INVALID_KEY;
-                break;
-            }
-        }
-        // Closed, and nobody still reads this warp's keys, seeds or mu.
-        team::lane0([&] {
-            team::store(&rec.open, 0);
-            team::fence();
-            return 0;
-        });
-        while (team::lane0([&] {
-            const int h = team::load(&rec.helpers);
-            if (h != 0) team::pause();
-            return h;
-        }) != 0) {
-        }
-        team::publish_fence();
-        return verdict;
-    }
-
-    /**
-     * The keys of the task in hand, read from shared memory at each use rather than held in
-     * registers across an iteration (signing is register-bound).
-     */
-    static DG_HD const int32_t* keys(const WarpShared& sh) {
-        return *reinterpret_cast<const int32_t* const volatile*>(&sh.key_ws);
-    }
-
-    /** The staged signature in a warp's workspace. */
-    static DG_HD uint8_t* staged(int32_t* own_ws) { return reinterpret_cast<uint8_t*>(own_ws + WS_SIG); }
-
-    /**
-     * Tries blocks of the task in sh.record with the keys at sh.key_ws: block `first` (the
-     * owner's block 0, drawn with A^, after which the record opens to helpers), or, when first
-     * is -1, none; then the record's next blocks while one may still be accepted first (no kappa
-     * accepted yet: every block before an accepted one has been taken).
-     */
-    static DG_HD void work(int first, WarpShared& sh, int32_t* own_ws, const int32_t* zt) {
-        int b = first;
         DG_NO_UNROLL
-        for (;;) {
-            if (b < 0) {
-                b = team::lane0([&] {
-                    HelpRecord* rec = sh.record;
-                    if (team::load(&rec->best) != NO_KAPPA) return -1;
-                    team::add(&rec->pending, 1);
-                    team::fence();
-                    const int taken = team::add(&rec->next_block, 1);
-                    team::fence();
-                    if (taken >= BLOCKS || team::load(&rec->best) != NO_KAPPA) {
-                        team::add(&rec->pending, -1);
-                        return -1;
-                    }
-                    return taken;
-                });
-                if (b < 0) return;
-            }
+        for (int it0 = 0; it0 < MAX_ITERATIONS; it0 += CANDIDATES) {
             warp::sync();  // the last iteration's reads of y^ in the staging rows come first
-            const bool opens = b == first && first == 0;
-            run_lane_streams<P>(SignStreams<P>{opens ? own_ws + WS_A : nullptr, own_ws + WS_Y, b * CANDIDATES,
-                                               CANDIDATES},
+            run_lane_streams<P>(SignStreams<P>{it0 == 0 ? ws + WS_A : nullptr, ws + WS_Y, it0, CANDIDATES},
                                 sh.seeds, sh.stage);
-            if (opens) {
-                // Keys, A^, seeds and mu are in place: helpers may join.
-                team::publish_fence();
-                team::lane0([&] {
-                    team::store(&sh.record->open, 1);
-                    return 0;
-                });
-            }
-            try_block(b, sh, own_ws, zt);
-            b = -1;
-        }
-    }
-
-    /**
-     * Tries the drawn y of block b in order, until one is accepted or the record's best is
-     * below the next kappa; then finishes the block, and, if this warp holds the smallest
-     * accepted kappa once no block is pending, writes its staged signature out.
-     */
-    static DG_HD void try_block(int b, WarpShared& sh, int32_t* own_ws, const int32_t* zt) {
-        int code = NO_KAPPA;
-        DG_NO_UNROLL
-        for (int c = 0; c < CANDIDATES; ++c) {
-            const int kappa = b * CANDIDATES + c;
-            if ((team::lane0([&] { return team::load(&sh.record->best); }) >> 2) < kappa) break;
-            if (attempt(own_ws + WS_Y + c * P::L * N, sh, own_ws, zt)) {
-                code = (kappa << 2) | sh.me;
-                break;
+            DG_NO_UNROLL
+            for (int c = 0; c < CANDIDATES; ++c) {
+                if (attempt(ws + WS_Y + c * P::L * N, sig, sh, ws, zt)) return ABI_STATUS_OK;
             }
         }
-        team::publish_fence();  // the staged signature before the record says it exists
-        HelpRecord* rec = sh.record;
-        const int lowest = team::lane0([&] {
-            const int was = code == NO_KAPPA ? NO_KAPPA : team::min(&rec->best, code);
-            team::fence();
-            team::add(&rec->pending, -1);
-            return code < was ? 1 : 0;
-        });
-        if (!lowest) return;
-        // Blocks still pending came before this one or give up at their next kappa.
-        while (team::lane0([&] {
-            const int busy = team::load(&rec->pending);
-            if (busy != 0) team::pause();
-            return busy;
-        }) != 0) {
-        }
-        if (team::lane0([&] {
-            team::fence();
-            return team::load(&rec->best) == code ? 1 : 0;
-        }) == 0) {
-            return;
-        }
-        const uint8_t* from = staged(own_ws);
-        uint8_t* sig = sh.sig_out;
-        for (int i = (int)warp::lane(); i < P::SIG_BYTES; i += 32) sig[i] = from[i];
-        team::publish_fence();
-        team::lane0([&] {
-            team::store(&rec->done, 1);
-            return 0;
-        });
-    }
-
-    /**
-     * After the batch has no task left for this warp: helps siblings whose tasks are still in
-     * their rejection loops, until every sibling has run out of tasks too.
-     */
-    static DG_HD void help(const Args& a, WarpShared& sh, int32_t* ws, const int32_t* zt) {
-        team::lane0([&] {
-            team::store(&sh.team[sh.me].idle, 1);
-            team::fence();
-            return 0;
-        });
-        DG_NO_UNROLL
-        for (;;) {
-            // A sibling whose task takes helpers, attached to; or whether any still has tasks.
-            bool busy = false;
-            int target = -1;
-            for (int k = 1; k < sh.warps && target < 0; ++k) {
-                const int s = (sh.me + k) % sh.warps;
-                HelpRecord* rec = &sh.team[s];
-                const int state = team::lane0([&] {
-                    if (team::load(&rec->idle)) return 0;
-                    if (!team::load(&rec->open) || team::load(&rec->best) != NO_KAPPA) return 1;
-                    team::add(&rec->helpers, 1);
-                    team::fence();
-                    if (team::load(&rec->open) && team::load(&rec->best) == NO_KAPPA) return 2;
-                    team::add(&rec->helpers, -1);
-                    return 1;
-                });
-                busy |= state != 0;
-                if (state == 2) target = s;
-            }
-            if (target < 0) {
-                if (!busy) return;
-                team::lane0([] {
-                    team::pause();
-                    return 0;
-                });
-                continue;
-            }
-            team::publish_fence();
-            // The owner's seeds (rho'' for y), mu and task, then its blocks.
-            const WarpShared& owner = (&sh)[target - sh.me];
-            const int l = (int)warp::lane();
-            if (l < 16) sh.seeds[l] = owner.seeds[l];
-            sh.msg[l] = owner.msg[l];
-            sh.msg[32 + l] = owner.msg[32 + l];
-            if (l == 0) {
-                HelpRecord* rec = &sh.team[target];
-                sh.key_ws = ws + (target - sh.me) * WS_WORDS;
-                sh.sig_out = a.sigs + (size_t)team::load(&rec->task) * P::SIG_BYTES;
-                sh.record = rec;
-            }
-            warp::sync();
-            work(-1, sh, ws, zt);
-            team::publish_fence();
-            team::lane0([&] {
-                team::add(&sh.record->helpers, -1);
-                return 0;
-            });
-        }
+        return ABI_STATUS_INVALID_KEY;
     }
 
     /** Where y^ lives: the staging rows when it fits there, else the workspace. */
@@ -352,15 +133,10 @@ struct SignTask {
         return YHAT_SHARED ? reinterpret_cast<int32_t*>(sh.stage) : ws + WS_YHAT;
     }
 
-    /**
-     * One iteration of the rejection loop for the y at `y`, with the keys (A^, s1^, s2^, t0^) at
-     * sh.key_ws and this warp's w and y^ in own_ws; writes the staged signature and returns true
-     * on accept.
-     */
-    static DG_HD bool attempt(const int32_t* y, WarpShared& sh, int32_t* own_ws, const int32_t* zt) {
+    /** One iteration of the rejection loop for the y at `y`; writes sig and returns true on accept. */
+    static DG_HD bool attempt(const int32_t* y, uint8_t* sig, WarpShared& sh, int32_t* ws, const int32_t* zt) {
         const int l = (int)warp::lane();
-        uint8_t* sig = staged(own_ws);
-        int32_t* yhat = yhat_of(sh, own_ws);
+        int32_t* yhat = yhat_of(sh, ws);
         warp::sync();  // the drawing of y is done with the staging rows
 
         // y^ = NTT(y).
@@ -376,7 +152,7 @@ struct SignTask {
             int32_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
             for (int j = 0; j < P::L; ++j) {
                 int32_t av[8], yv[8];
-                load_consecutive(keys(sh) + WS_A + (i * P::L + j) * N, av);
+                load_consecutive(ws + WS_A + (i * P::L + j) * N, av);
                 load_consecutive(yhat + j * N, yv);
                 DG_UNROLL
                 for (int m = 0; m < 8; ++m) acc[m] += montmul(av[m], yv[m]);
@@ -384,7 +160,7 @@ struct SignTask {
             reduce32_all(acc);
             warp_invntt_tomont(acc, sh.x, zt);
             caddq_all(acc);
-            store_strided(own_ws + WS_W + i * N, acc);
+            store_strided(ws + WS_W + i * N, acc);
             DG_UNROLL
             for (int m = 0; m < 8; ++m) acc[m] = highbits<P::GAMMA2>(acc[m]);
             strided_to_consecutive(acc, sh.x);
@@ -412,10 +188,10 @@ struct SignTask {
         // iterations that fail. The accepted iteration, and so the signature, is the same.
         for (int i = 0; i < P::K; ++i) {
             int32_t t[8], s[8], w[8];
-            load_consecutive(keys(sh) + WS_S2 + i * N, s);
+            load_consecutive(ws + WS_S2 + i * N, s);
             pointwise_montgomery(t, chat, s);
             warp_invntt_tomont(t, sh.x, zt);
-            load_strided(own_ws + WS_W + i * N, w);
+            load_strided(ws + WS_W + i * N, w);
             bool big = false;
             DG_UNROLL
             for (int m = 0; m < 8; ++m) {
@@ -426,13 +202,13 @@ struct SignTask {
                 w[m] = pack_w(w1, r0);
             }
             if (warp::any(big)) return false;
-            store_strided(own_ws + WS_W + i * N, w);
+            store_strided(ws + WS_W + i * N, w);
         }
 
         // z = y + NTT^-1(c^ o s1^), ||z|| < gamma1 - beta; packed into sig as it goes.
         for (int j = 0; j < P::L; ++j) {
             int32_t t[8], s[8], yv[8];
-            load_consecutive(keys(sh) + WS_S1 + j * N, s);
+            load_consecutive(ws + WS_S1 + j * N, s);
             pointwise_montgomery(t, chat, s);
             warp_invntt_tomont(t, sh.x, zt);
             load_strided(y + j * N, yv);
@@ -449,12 +225,12 @@ struct SignTask {
         int ones = 0;
         for (int i = 0; i < P::K; ++i) {
             int32_t t[8], s[8], w[8];
-            load_consecutive(keys(sh) + WS_T0 + i * N, s);
+            load_consecutive(ws + WS_T0 + i * N, s);
             pointwise_montgomery(t, chat, s);
             warp_invntt_tomont(t, sh.x, zt);
             reduce32_all(t);
             if (warp_norm_exceeds(t, P::GAMMA2)) return false;
-            load_strided(own_ws + WS_W + i * N, w);
+            load_strided(ws + WS_W + i * N, w);
             DG_UNROLL
             for (int m = 0; m < 8; ++m) {
                 const uint32_t bits = warp::ballot(make_hint<P::GAMMA2>(w_r0(w[m]) + t[m], w_high(w[m])) != 0);

@@ -25,8 +25,6 @@ namespace dg {
 
 template <class P>
 struct VerifyTask {
-    /** Each task runs on one warp alone (team.cuh). */
-    static constexpr bool HELPS = false;
     static constexpr int WS_A = 0;
     static constexpr int WS_Z = WS_A + P::K * P::L * N;
     static constexpr int WS_WORDS = WS_Z + P::L * N;

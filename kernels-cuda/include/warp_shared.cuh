@@ -9,7 +9,6 @@
 #include "expand.cuh"
 #include "keccak.cuh"
 #include "ntt.cuh"
-#include "team.cuh"
 
 namespace dg {
 
@@ -31,19 +30,6 @@ struct alignas(16) WarpShared {
     uint8_t ctilde[64];
     /** Hint bits: polynomial i, coefficient c is bit (c & 31) of word 8 i + (c >> 5). */
     uint32_t hint[8 * 8];
-    /**
-     * Signing (team.cuh): the task this warp tries iterations of, its own or a sibling's: the
-     * owner's workspace (its keys), where the signature goes, and the owner's record. Kept here
-     * rather than in registers: signing is register-bound.
-     */
-    const int32_t* key_ws;
-    uint8_t* sig_out;
-    HelpRecord* record;
-    /** The block's records (one per warp), this warp's index among them, their count. */
-    HelpRecord* team;
-    int32_t me;
-    int32_t warps;
-    uint64_t unused;
 };
 
 static_assert(sizeof(WarpShared) % 16 == 0, "WarpShared keeps 16-byte alignment in arrays");
@@ -51,11 +37,9 @@ static_assert(sizeof(WarpShared) % 16 == 0, "WarpShared keeps 16-byte alignment 
 /** Bytes of the block's zeta table at the start of dynamic shared memory. */
 constexpr int ZETA_TABLE_BYTES = N * 4;
 
-static_assert(sizeof(HelpRecord) % 16 == 0, "HelpRecords keep 16-byte alignment after the WarpShared array");
-
-/** Dynamic shared memory of a block of `warps` warps: zeta table, WarpShared each, HelpRecord each. */
+/** Dynamic shared memory of a block of `warps` warps. */
 constexpr int block_shared_bytes(int warps) {
-    return ZETA_TABLE_BYTES + warps * (int)(sizeof(WarpShared) + sizeof(HelpRecord));
+    return ZETA_TABLE_BYTES + warps * (int)sizeof(WarpShared);
 }
 
 }  // namespace dg

@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "../include/keygen.cuh"
-#include "../include/schedule.cuh"
 #include "../include/sign.cuh"
 #include "../include/verify.cuh"
 #include "ref_scheme.h"
@@ -409,39 +408,9 @@ uint8_t emulate(const typename Task::Args& args, int task = 0) {
     ws.assign(Task::WS_WORDS, 0x5A5A5A5A);
     uint8_t status = 0xEE;
     dgtest::run_warp([&] {
-        HelpRecord record;
-        init_records(&record, 1, 0, 1);
-        WarpShared& sh = warp_shared();
-        if (warp::lane() == 0) {
-            sh.team = &record;
-            sh.me = 0;
-            sh.warps = 1;
-        }
-        warp::sync();
-        const uint8_t s = Task::run(task, args, sh, ws.data(), zeta_table());
+        const uint8_t s = Task::run(task, args, warp_shared(), ws.data(), zeta_table());
         if (warp::lane() == 0) status = s;
     });
-    return status;
-}
-
-/**
- * A block of `warps` emulated warps, interleaved at every warp primitive, running team_loop over
- * n tasks as the device does (shared task counter, HelpRecords, helpers): the statuses written.
- */
-template <class Task>
-std::vector<uint8_t> emulate_team(const typename Task::Args& args, int n, int warps,
-                                  std::vector<HelpRecord>* last = nullptr) {
-    std::vector<HelpRecord> records(warps);
-    init_records(records.data(), warps, 0, n);
-    std::vector<WarpShared> shared(warps);
-    std::vector<int32_t> ws((size_t)warps * Task::WS_WORDS, 0x5A5A5A5A);
-    std::vector<uint8_t> status(n, 0xEE);
-    uint32_t next = 0;
-    dgtest::run_warps(std::min(warps, n), [&](int w) {
-        team_loop<Task>(args, status.data(), n, &next, shared[w], ws.data() + (size_t)w * Task::WS_WORDS,
-                        zeta_table(), records.data(), w, warps);
-    });
-    if (last) *last = records;
     return status;
 }
 
@@ -536,75 +505,6 @@ void differential_for(const char* name, int rounds) {
     std::printf("  differential %-11s %d/%d (keygen, sign, verify, tampered verify)\n", name, agree, rounds);
 }
 
-/**
- * Signing by a team of warps (emulated, interleaved at every warp primitive): every
- * signature equals the reference's, whichever warp accepted it, with more warps than tasks (the
- * idle ones help from the start) and fewer (they help at the end), and a key that never signs
- * (s1 out of range) fails alone.
- */
-template <class P>
-void team_for(const char* name, int rounds) {
-    using Ref = dgtest::RefScheme<P>;
-    constexpr int C = SignTask<P>::CANDIDATES;
-    int agree = 0, helper_wins = 0, slow = 0;
-    for (int t = 0; t < rounds; ++t) {
-        const int n = t % 2 == 0 ? 2 : 7;
-        const int warps = 4;
-        Bytes sks((size_t)n * P::SK_BYTES), mus((size_t)n * 64), rnds((size_t)n * P::RND_BYTES);
-        Bytes expect((size_t)n * P::SIG_BYTES), sigs((size_t)n * P::SIG_BYTES, 0xCC);
-        std::vector<uint8_t> want(n);
-        for (int i = 0; i < n; ++i) {
-            Bytes seed(32), pk(P::PK_BYTES);
-            for (auto& b : seed) b = (uint8_t)rng();
-            Ref::keygen(seed.data(), pk.data(), sks.data() + (size_t)i * P::SK_BYTES);
-            // With two tasks (two warps), task 0 slow (its first accepted iteration beyond the
-            // first two blocks) and task 1 fast (accepted at its first or second iteration): the
-            // warp of task 1 then helps with task 0. (Round 3.1's y comes from rho' = rnd alone:
-            // a new mu hardly changes which iteration passes, so both are drawn again.)
-            for (int iterations = 0;;) {
-                for (int j = 0; j < P::RND_BYTES; ++j) rnds[(size_t)i * P::RND_BYTES + j] = (uint8_t)rng();
-                for (int j = 0; j < 64; ++j) mus[(size_t)i * 64 + j] = (uint8_t)rng();
-                if (n > 2) break;
-                Bytes scratch(P::SIG_BYTES);
-                Ref::sign(sks.data() + (size_t)i * P::SK_BYTES, mus.data() + (size_t)i * 64,
-                          rnds.data() + (size_t)i * P::RND_BYTES, scratch.data(), &iterations);
-                if (i == 0 ? iterations > 2 * C : iterations <= 2) {
-                    slow += i == 0;
-                    break;
-                }
-            }
-        }
-        if (n > 2) {
-            // Task 1: s1's first coefficient packed as eta - 15 (out of range): INVALID_KEY.
-            sks[(size_t)1 * P::SK_BYTES + P::SK_S1] |= (uint8_t)((1u << P::ETA_BITS) - 1);
-        }
-        for (int i = 0; i < n; ++i) {
-            want[i] = Ref::sign(sks.data() + (size_t)i * P::SK_BYTES, mus.data() + (size_t)i * 64,
-                                rnds.data() + (size_t)i * P::RND_BYTES, expect.data() + (size_t)i * P::SIG_BYTES);
-        }
-        std::vector<HelpRecord> records;
-        const std::vector<uint8_t> got =
-            emulate_team<SignTask<P>>({sks.data(), mus.data(), rnds.data(), sigs.data()}, n, warps, &records);
-        bool ok = got == want;
-        for (int w = 0; w < warps; ++w) {
-            // Each record holds its owner's last task: who accepted it.
-            if (records[w].task >= 0 && records[w].best != NO_KAPPA && (records[w].best & 3) != w) ++helper_wins;
-        }
-        for (int i = 0; i < n; ++i) {
-            if (want[i] == ABI_STATUS_OK) {
-                ok &= std::memcmp(sigs.data() + (size_t)i * P::SIG_BYTES, expect.data() + (size_t)i * P::SIG_BYTES,
-                                  P::SIG_BYTES) == 0;
-            }
-        }
-        if (n > 2) ok &= want[1] == ABI_STATUS_INVALID_KEY;
-        agree += ok;
-        CHECK(ok, "team signing %s round %d (%d tasks, %d warps)", name, t, n, warps);
-    }
-    CHECK(helper_wins > 0, "team signing %s: a helper accepted some task's kappa (%d slow tasks)", name, slow);
-    std::printf("  team signing %-11s %d/%d (4 warps; 2 or 7 tasks; signatures == reference; %d won by helpers)\n",
-                name, agree, rounds, helper_wins);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -628,9 +528,6 @@ int main(int argc, char** argv) {
     differential_for<Dilithium3>("Dilithium3", 1);
     differential_for<MlDsa44>("ML-DSA-44", 2);
     differential_for<MlDsa87>("ML-DSA-87", 1);
-    team_for<MlDsa44>("ML-DSA-44", 4);
-    team_for<Dilithium3>("Dilithium3", 2);
-    team_for<MlDsa87>("ML-DSA-87", 2);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("%d checks, %d failures (%.1f s)\n", g_checks, g_failures, secs);
     return g_failures == 0 ? 0 : 1;
