@@ -42,6 +42,8 @@ constexpr int BLOCK_SHARED_BYTES = block_shared_bytes(BLOCK_WARPS);
 template <class Task>
 __device__ __forceinline__ void run_persistent(const typename Task::Args& args, uint8_t* status, int n,
                                                uint32_t* scratch, uint8_t* workspace) {
+    // Worker w's workspace starts at w * WS_WORDS * 4 bytes; the polynomial accessors use int4.
+    static_assert(Task::WS_WORDS % 4 == 0, "every worker's workspace slice must start 16-byte aligned");
     extern __shared__ __align__(16) uint8_t dg_dynamic_shared[];
     int32_t* zt = reinterpret_cast<int32_t*>(dg_dynamic_shared);
     fill_zeta_table(zt, (int)threadIdx.x, (int)blockDim.x);

@@ -6,7 +6,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$here/target/host_tests}
 mkdir -p "$(dirname "$out")"
 if [ "${NVCC:-nvcc}" = none ]; then
-    ${CXX:-g++} -std=c++17 -O2 -g -x c++ -Wall -Wno-unused-function $EXTRA_FLAGS \
+    ${CXX:-g++} -std=c++17 -O2 -g -x c++ -Wall -Wno-unused-function ${EXTRA_FLAGS:-} \
         "$here/test/host_tests.cu" "$here/test/simt_host.cpp" -o "$out"
 else
     ${NVCC:-nvcc} -std=c++17 -O2 -g -Xcompiler -Wall,-Wno-unused-function \
