@@ -1,9 +1,12 @@
 package io.dilithiumgpu.bench;
 
+import java.io.File;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -17,13 +20,13 @@ import java.util.Map;
  * the snapshots it says how many cores were busy, and per call how much CPU each part takes: when
  * the busy cores approach the host's, the calls are CPU-bound.
  *
- * @param wallNanos    {@link System#nanoTime()} at the snapshot
- * @param processNanos the process's CPU time, or -1 where the JVM does not report it
  * <p>On Linux it also reads each thread's scheduler statistics ({@code /proc/self/task/N/schedstat}):
  * how long the threads of each group waited in the run queue for a core. A caller's virtual thread
  * cannot run while its carrier waits there, so when the host has more runnable threads than cores
  * this wait shows up in the calls' round trip without showing as CPU time.
  *
+ * @param wallNanos    {@link System#nanoTime()} at the snapshot
+ * @param processNanos the process's CPU time, or -1 where the JVM does not report it
  * @param threads      CPU time of each live Java thread by id, with its group
  * @param runQueue     per OS thread (by task id): its group by name, run and run-queue wait nanoseconds;
  *                     empty where the OS does not report them
@@ -71,16 +74,16 @@ record CpuUse(long wallNanos, long processNanos, Map<Long, Sample> threads, Map<
     /** {@code /proc/self/task/*}'s schedstat by task id; empty where there is no such file. */
     static Map<Long, Sched> readRunQueue() {
         Map<Long, Sched> out = new HashMap<>();
-        java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
+        File[] tasks = new File("/proc/self/task").listFiles();
         if (tasks == null) {
             return out;
         }
-        for (java.io.File t : tasks) {
+        for (File t : tasks) {
             try {
-                String comm = java.nio.file.Files.readString(t.toPath().resolve("comm")).trim();
-                String[] f = java.nio.file.Files.readString(t.toPath().resolve("schedstat")).trim().split("\\s+");
+                String comm = Files.readString(t.toPath().resolve("comm")).trim();
+                String[] f = Files.readString(t.toPath().resolve("schedstat")).trim().split("\\s+");
                 out.put(Long.parseLong(t.getName()), new Sched(Group.of(comm), Long.parseLong(f[0]), Long.parseLong(f[1])));
-            } catch (java.io.IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 // The thread ended meanwhile, or the kernel has no schedstat: skip it.
             }
         }

@@ -34,10 +34,11 @@ import javax.management.ObjectName;
  * A call copies its arguments into a task and queues it in the {@link Lane} of its (operation,
  * parameter set). One dispatcher thread turns queued tasks into batches by the rule of
  * {@link DispatchPolicy} (full, due after {@code maxDelayMicros}, or at once while fewer than half
- * of {@code maxInFlight} batches run) and hands each batch to a batch thread, at most {@code maxInFlight} at a time; the next
- * batches keep forming meanwhile, so a GPU backend can pipeline copies and kernels. The batch
- * thread copies the tasks into pooled arrays, runs the backend, stages each task's outcome, gives
- * the arrays back (secrets zeroed), frees its slot, and only then completes the futures.
+ * of {@code maxInFlight} batches run) and hands each batch to a batch thread, at most
+ * {@code maxInFlight} at a time; the next batches keep forming meanwhile, so a GPU backend can
+ * pipeline copies and kernels. The batch thread copies the tasks into pooled arrays, runs the
+ * backend, stages each task's outcome, gives the arrays back (secrets zeroed), frees its slot, and
+ * only then completes the futures.
  *
  * <h2>Backpressure</h2>
  * At most {@code queueCapacity} tasks wait in the lanes (those in running batches are bounded by
