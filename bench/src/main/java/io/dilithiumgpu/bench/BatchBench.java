@@ -1,11 +1,15 @@
 package io.dilithiumgpu.bench;
 
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.core.MuHasher;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.Scheme;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 
@@ -14,16 +18,35 @@ import java.util.stream.IntStream;
  * batches of flat byte arrays, so the timed region holds everything the backend does (for CUDA:
  * pinned staging, transfers both ways, kernels).
  *
+ * <p>Where the records live is the {@link Memory}: heap arrays (the {@code byte[]} methods), or
+ * host buffers from {@link Backend#allocateHost(long)} (for CUDA: page-locked memory the device
+ * copies from and to directly). Either way the inputs are in host memory before the clock starts
+ * and the outputs are in host memory when it stops; moving records between the buffers and the
+ * arrays the checks read is untimed.
+ *
  * <p>The three stages feed each other as in real use: {@link #keyGen()} makes a distinct key pair
  * per task from random seeds; {@link #sign()} signs a random 32-byte message per task with that
  * task's key (μ is computed from the message before timing, since the backend contract starts at
  * μ; rnd is random: hedged FIPS 204 signing, randomized round 3.1 signing); {@link #verify()}
  * verifies those signatures, a few of them corrupted. Run the stages in that order.
  *
- * <p>The generated private keys, seeds and rnds are wiped by {@link #close()}.
+ * <p>The generated private keys, seeds and rnds are wiped by {@link #close()}, host buffers
+ * included.
  */
 final class BatchBench implements AutoCloseable {
     static final int MESSAGE_BYTES = 32;
+
+    /** Where a batch's records live while the backend runs it. */
+    enum Memory {
+        /** Heap {@code byte[]}s: the backend stages them itself. */
+        ARRAYS,
+        /** The backend's host buffers ({@link Backend#allocateHost(long)}). */
+        PINNED;
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
 
     private final Backend backend;
     private final ParameterSet p;
@@ -31,6 +54,8 @@ final class BatchBench implements AutoCloseable {
     private final OutputCheck check;
     private final int samples;
     private final SplittableRandom random;
+    private final Memory memory;
+    private final List<HostBuffer> buffers = new ArrayList<>();
 
     private final byte[] seeds;
     private final byte[] publicKeys;
@@ -46,6 +71,12 @@ final class BatchBench implements AutoCloseable {
      * @param samples records per run recomputed with the reference (besides all status bytes)
      */
     BatchBench(Backend backend, ParameterSet p, int n, OutputCheck check, int samples, SplittableRandom random) {
+        this(backend, p, n, check, samples, random, Memory.ARRAYS);
+    }
+
+    BatchBench(Backend backend, ParameterSet p, int n, OutputCheck check, int samples, SplittableRandom random,
+               Memory memory) {
+        this.memory = memory;
         this.backend = backend;
         this.p = p;
         this.n = n;
@@ -64,6 +95,9 @@ final class BatchBench implements AutoCloseable {
 
     /** Key generation from n random seeds. */
     Runs.TimedBatch keyGen() {
+        HostBuffer seedsIn = memory == Memory.PINNED ? hostCopy(seeds) : null;
+        HostBuffer pkOut = memory == Memory.PINNED ? host(publicKeys.length) : null;
+        HostBuffer skOut = memory == Memory.PINNED ? host(privateKeys.length) : null;
         return new Runs.TimedBatch() {
             @Override
             public void prepare() {
@@ -71,15 +105,27 @@ final class BatchBench implements AutoCloseable {
                 Arrays.fill(publicKeys, (byte) 0);
                 Arrays.fill(privateKeys, (byte) 0);
                 Arrays.fill(status, (byte) -1);
+                if (pkOut != null) {
+                    pkOut.wipe();
+                    skOut.wipe();
+                }
             }
 
             @Override
             public void run() {
-                backend.keyGen(p, n, seeds, publicKeys, privateKeys, status);
+                if (seedsIn == null) {
+                    backend.keyGen(p, n, seeds, publicKeys, privateKeys, status);
+                } else {
+                    backend.keyGen(p, n, seedsIn, pkOut, skOut, status);
+                }
             }
 
             @Override
             public void check() throws WrongResultException {
+                if (pkOut != null) {
+                    pkOut.buffer().get(0, publicKeys);
+                    skOut.buffer().get(0, privateKeys);
+                }
                 check.keyGen(p, n, seeds, publicKeys, privateKeys, status, OutputCheck.sample(n, samples, random));
                 keysChecked = true;
             }
@@ -96,21 +142,35 @@ final class BatchBench implements AutoCloseable {
             rnds = randomBytes(n * p.rndBytes());
             signatures = new byte[n * p.signatureBytes()];
         }
+        HostBuffer skIn = memory == Memory.PINNED ? hostCopy(privateKeys) : null;
+        HostBuffer musIn = memory == Memory.PINNED ? hostCopy(mus) : null;
+        HostBuffer rndsIn = memory == Memory.PINNED ? hostCopy(rnds) : null;
+        HostBuffer sigOut = memory == Memory.PINNED ? host(signatures.length) : null;
         return new Runs.TimedBatch() {
             @Override
             public void prepare() {
                 signaturesChecked = false;
                 Arrays.fill(signatures, (byte) 0);
                 Arrays.fill(status, (byte) -1);
+                if (sigOut != null) {
+                    sigOut.wipe();
+                }
             }
 
             @Override
             public void run() {
-                backend.sign(p, n, privateKeys, mus, rnds, signatures, status);
+                if (skIn == null) {
+                    backend.sign(p, n, privateKeys, mus, rnds, signatures, status);
+                } else {
+                    backend.sign(p, n, skIn, musIn, rndsIn, sigOut, status);
+                }
             }
 
             @Override
             public void check() throws WrongResultException {
+                if (sigOut != null) {
+                    sigOut.buffer().get(0, signatures);
+                }
                 check.sign(p, n, publicKeys, privateKeys, mus, rnds, signatures, status,
                         OutputCheck.sample(n, samples, random));
                 signaturesChecked = true;
@@ -131,6 +191,9 @@ final class BatchBench implements AutoCloseable {
         byte[] sigs = signatures.clone();
         int[] corrupted = OutputCheck.sample(n, Math.min(samples, Math.max(1, n / 2)), random);
         byte[] expected = OutputCheck.corrupt(p, n, pks, ms, sigs, corrupted, random);
+        HostBuffer pksIn = memory == Memory.PINNED ? hostCopy(pks) : null;
+        HostBuffer musIn = memory == Memory.PINNED ? hostCopy(ms) : null;
+        HostBuffer sigsIn = memory == Memory.PINNED ? hostCopy(sigs) : null;
         return new Runs.TimedBatch() {
             @Override
             public void prepare() {
@@ -139,7 +202,11 @@ final class BatchBench implements AutoCloseable {
 
             @Override
             public void run() {
-                backend.verify(p, n, pks, ms, sigs, status);
+                if (pksIn == null) {
+                    backend.verify(p, n, pks, ms, sigs, status);
+                } else {
+                    backend.verify(p, n, pksIn, musIn, sigsIn, status);
+                }
             }
 
             @Override
@@ -163,6 +230,19 @@ final class BatchBench implements AutoCloseable {
         return out;
     }
 
+    /** A host buffer of the backend's kind, closed (wiped) with the bench. */
+    private HostBuffer host(int bytes) {
+        HostBuffer b = backend.allocateHost(bytes);
+        buffers.add(b);
+        return b;
+    }
+
+    private HostBuffer hostCopy(byte[] records) {
+        HostBuffer b = host(records.length);
+        b.buffer().put(0, records);
+        return b;
+    }
+
     private byte[] randomBytes(int length) {
         byte[] b = new byte[length];
         random.nextBytes(b);
@@ -176,5 +256,7 @@ final class BatchBench implements AutoCloseable {
         if (rnds != null) {
             Arrays.fill(rnds, (byte) 0);
         }
+        buffers.forEach(HostBuffer::close);
+        buffers.clear();
     }
 }

@@ -35,7 +35,7 @@ public final class ThroughputCli implements Subcommand {
 
     /** What one invocation measures. */
     record Settings(List<String> backends, boolean backendRequested, List<ParameterSet> sets, int batch,
-                    int runs, int warmup, int samples, Path out) {
+                    int runs, int warmup, int samples, BatchBench.Memory memory, Path out) {
 
         /** The options, with {@code --quick}'s smaller defaults where it is given. */
         static Settings of(Args args) throws UsageException {
@@ -47,12 +47,15 @@ public final class ThroughputCli implements Subcommand {
                     args.positiveCount("runs", quick ? QUICK_RUNS : DEFAULT_RUNS),
                     args.count("warmup", quick ? QUICK_WARMUP : DEFAULT_WARMUP),
                     args.positiveCount("samples", DEFAULT_SAMPLES),
+                    BatchBench.Memory.valueOf(args.choice("memory", "pinned", "pinned", "arrays")
+                            .toUpperCase(Locale.ROOT)),
                     args.path("out").orElse(null));
         }
     }
 
     /** One measured stage. */
-    record Result(String backend, ParameterSet set, Operation op, int batch, Stats.Summary summary) {}
+    record Result(String backend, BatchBench.Memory memory, ParameterSet set, Operation op, int batch,
+                  Stats.Summary summary) {}
 
     @Override
     public String name() {
@@ -76,6 +79,8 @@ public final class ThroughputCli implements Subcommand {
                         + "(default " + DEFAULT_WARMUP + "; " + QUICK_WARMUP + " with --quick)"),
                 Option.valued("samples", "N", "records per run recomputed by the CPU core (default "
                         + DEFAULT_SAMPLES + ")"),
+                Option.valued("memory", "pinned|arrays", "where the records live: the backend's host buffers "
+                        + "(page-locked for cuda; default) or heap byte arrays the backend stages itself"),
                 Option.flag("quick", "a small CPU-only smoke run"),
                 Option.valued("out", "DIR", "also write throughput.csv there"));
     }
@@ -103,7 +108,7 @@ public final class ThroughputCli implements Subcommand {
                 warmUpEverySet(backend, s, check, random);
                 for (ParameterSet p : s.sets()) {
                     long start = System.nanoTime();
-                    try (BatchBench bench = new BatchBench(backend, p, s.batch(), check, s.samples(), random)) {
+                    try (BatchBench bench = new BatchBench(backend, p, s.batch(), check, s.samples(), random, s.memory())) {
                         for (Operation op : Operation.values()) {
                             ChunkTimes before = ChunkTimes.of(backend);
                             double[] rates = Runs.measure(stage(bench, op), s.batch(), s.warmup(), s.runs());
@@ -113,7 +118,7 @@ public final class ThroughputCli implements Subcommand {
                                 System.err.printf(Locale.ROOT, "[throughput] %s %s %s: %s%n", name, p,
                                         opName(op), spent);
                             }
-                            Result r = new Result(name, p, op, s.batch(), Stats.summarize(rates));
+                            Result r = new Result(name, s.memory(), p, op, s.batch(), Stats.summarize(rates));
                             results.add(r);
                             table.row(row(r));
                         }
@@ -153,7 +158,7 @@ public final class ThroughputCli implements Subcommand {
             return;
         }
         for (ParameterSet p : s.sets()) {
-            try (BatchBench bench = new BatchBench(backend, p, s.batch(), check, s.samples(), random)) {
+            try (BatchBench bench = new BatchBench(backend, p, s.batch(), check, s.samples(), random, s.memory())) {
                 for (Operation op : Operation.values()) {
                     Runs.TimedBatch stage = stage(bench, op);
                     for (int i = 0; i < s.warmup(); i++) {
@@ -175,8 +180,10 @@ public final class ThroughputCli implements Subcommand {
     }
 
     static String header(Settings s) {
-        return "dilithium-gpu throughput: Backend called host to host with whole batches of byte arrays"
-                + " (transfers included)\n"
+        return "dilithium-gpu throughput: Backend called host to host with whole batches (transfers included), "
+                + (s.memory() == BatchBench.Memory.PINNED
+                        ? "records in the backend's host buffers (page-locked for cuda)"
+                        : "records in heap byte arrays") + "\n"
                 + "batch " + Format.count(s.batch()) + " tasks, a distinct key per task, "
                 + BatchBench.MESSAGE_BYTES + "-byte messages (μ hashed before timing), random rnd\n"
                 + "median of " + Format.plural(s.runs(), "timed run") + " after " + Format.plural(s.warmup(), "warm-up run")
@@ -199,11 +206,11 @@ public final class ThroughputCli implements Subcommand {
     }
 
     static Csv csv(List<Result> results) {
-        Csv csv = new Csv("backend", "set", "level", "operation", "batch", "runs", "median_ops_per_s",
+        Csv csv = new Csv("backend", "memory", "set", "level", "operation", "batch", "runs", "median_ops_per_s",
                 "min_ops_per_s", "max_ops_per_s", "target_ops_per_s", "paper_ops_per_s");
         for (Result r : results) {
             int level = r.set().level();
-            csv.row(r.backend(), r.set().algorithmName(), level, opName(r.op()), r.batch(), r.summary().runs(),
+            csv.row(r.backend(), r.memory().label(), r.set().algorithmName(), level, opName(r.op()), r.batch(), r.summary().runs(),
                     r.summary().median(), r.summary().min(), r.summary().max(),
                     Targets.target(r.op(), level), Targets.paper(r.op(), level));
         }

@@ -4,6 +4,8 @@ import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -59,7 +61,7 @@ class ThroughputCliTest {
 
     @Test
     void rowShowsMedianSpreadAndTheReferencePointsOfTheLevel() {
-        ThroughputCli.Result r = new ThroughputCli.Result("cuda", ParameterSet.ML_DSA_65, Operation.SIGN, 10_000,
+        ThroughputCli.Result r = new ThroughputCli.Result("cuda", BatchBench.Memory.PINNED, ParameterSet.ML_DSA_65, Operation.SIGN, 10_000,
                 Stats.summarize(new double[] {1_000_000, 1_200_000, 1_150_000}));
         assertArrayEquals(new String[] {"ML-DSA-65", "sign", "1,150,000", "1,000,000", "1,200,000", "1,150,000",
                 "100%", "753,000"}, ThroughputCli.row(r));
@@ -67,35 +69,39 @@ class ThroughputCliTest {
 
     @Test
     void csvCarriesPlainNumbers() {
-        ThroughputCli.Result r = new ThroughputCli.Result("cpu", ParameterSet.DILITHIUM2, Operation.VERIFY, 64,
+        ThroughputCli.Result r = new ThroughputCli.Result("cpu", BatchBench.Memory.ARRAYS, ParameterSet.DILITHIUM2, Operation.VERIFY, 64,
                 Stats.summarize(new double[] {1500.5, 1400, 1600}));
         String csv = ThroughputCli.csv(List.of(r)).content();
-        assertEquals("backend,set,level,operation,batch,runs,median_ops_per_s,min_ops_per_s,max_ops_per_s,"
+        assertEquals("backend,memory,set,level,operation,batch,runs,median_ops_per_s,min_ops_per_s,max_ops_per_s,"
                 + "target_ops_per_s,paper_ops_per_s\n"
-                + "cpu,Dilithium2,2,verify,64,3,1500.50,1400,1600,6500000,3660000\n", csv);
+                + "cpu,arrays,Dilithium2,2,verify,64,3,1500.50,1400,1600,6500000,3660000\n", csv);
     }
 
     @Test
     void headerStatesTheConditions() throws UsageException {
         String h = ThroughputCli.header(settings("--batch", "10k", "--runs", "12"));
         for (String part : Set.of("batch 10,000 tasks", "a distinct key per task", "32-byte messages",
-                "median of 12 timed runs after 20 warm-up runs", "every run checked")) {
+                "median of 12 timed runs after 20 warm-up runs", "every run checked",
+                "records in the backend's host buffers")) {
             assertTrue(h.contains(part), part + " missing from\n" + h);
         }
+        assertTrue(ThroughputCli.header(settings("--memory", "arrays")).contains("records in heap byte arrays"));
     }
 
     /** The whole subcommand on the CPU backend, end to end: table, stage lines only for CUDA, CSV. */
-    @Test
-    void aQuickCpuRunPrintsEveryStageAndWritesItsCsv(@TempDir Path dir) throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"pinned", "arrays"})
+    void aQuickCpuRunPrintsEveryStageAndWritesItsCsv(String memory, @TempDir Path dir) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc = Cli.run(new ThroughputCli(), List.of("--quick", "--sets", "ML-DSA-44", "--out", dir.toString()),
+        int rc = Cli.run(new ThroughputCli(), List.of("--quick", "--sets", "ML-DSA-44", "--memory", memory,
+                        "--out", dir.toString()),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         String printed = out.toString(StandardCharsets.UTF_8);
         assertEquals(Cli.OK, rc, printed + err.toString(StandardCharsets.UTF_8));
         for (String op : List.of("keygen", "sign", "verify")) {
             assertTrue(printed.matches("(?s).*\\nML-DSA-44 +" + op + " +[0-9,]+ .*"), op + " row in:\n" + printed);
         }
-        assertTrue(Files.readString(dir.resolve("throughput.csv")).contains("ML-DSA-44"));
+        assertTrue(Files.readString(dir.resolve("throughput.csv")).contains("cpu," + memory + ",ML-DSA-44"));
     }
 }

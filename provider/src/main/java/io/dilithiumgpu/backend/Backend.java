@@ -106,6 +106,43 @@ public interface Backend extends AutoCloseable {
         verify(params, n, publicKeys, mus, signatures, status);
     }
 
+    /**
+     * Host memory for the {@link HostBuffer} forms of {@code keyGen}, {@code sign} and
+     * {@code verify}: page-locked by the CUDA backend, so that its copies go straight between this
+     * memory and the device; plain native memory by default.
+     *
+     * @param bytes 0 to {@link HostBuffer#MAX_BYTES}
+     */
+    default HostBuffer allocateHost(long bytes) {
+        return HostBuffer.allocate(bytes);
+    }
+
+    /**
+     * {@link #keyGen(ParameterSet, int, byte[], byte[], byte[], byte[])} with the records in host
+     * buffers. By default the records are copied through heap arrays; a backend that transfers to
+     * a device overrides this to copy straight between its own {@link #allocateHost} buffers and
+     * the device. The results are the same.
+     *
+     * @throws IllegalArgumentException when a buffer holds fewer than {@code n} records
+     * @throws IllegalStateException    when a buffer is closed
+     */
+    default void keyGen(ParameterSet params, int n, HostBuffer seeds, HostBuffer publicKeys, HostBuffer privateKeys,
+                        byte[] status) {
+        HostBatches.keyGen(this, params, n, seeds, publicKeys, privateKeys, status);
+    }
+
+    /** {@link #sign(ParameterSet, int, byte[], byte[], byte[], byte[], byte[])} with the records in host buffers, as for {@code keyGen}. */
+    default void sign(ParameterSet params, int n, HostBuffer privateKeys, HostBuffer mus, HostBuffer rnds,
+                      HostBuffer signatures, byte[] status) {
+        HostBatches.sign(this, params, n, privateKeys, mus, rnds, signatures, status);
+    }
+
+    /** {@link #verify(ParameterSet, int, byte[], byte[], byte[], byte[])} with the records in host buffers, as for {@code keyGen}. */
+    default void verify(ParameterSet params, int n, HostBuffer publicKeys, HostBuffer mus, HostBuffer signatures,
+                        byte[] status) {
+        HostBatches.verify(this, params, n, publicKeys, mus, signatures, status);
+    }
+
     /** Releases threads, pools and device memory. Idempotent. */
     @Override
     void close();

@@ -2,13 +2,18 @@ package io.dilithiumgpu.backend.cuda;
 
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
+import jcuda.Pointer;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * Tasks {@code [first, first + count)} of one backend call: the unit a slot runs as one launch.
  * {@code arrays} are the caller's arrays in {@link BatchLayout} region order (status last); the
- * chunk reads and writes only its own records of them. {@link #done} completes, normally or with
+ * chunk reads and writes only its own records of them. A chunk of a call on {@link PinnedBuffer}s
+ * has {@code pinned} set: the buffers' addresses and views in region order (none for the status,
+ * which stays {@code arrays}' last entry; the other entries of {@code arrays} are then null), and
+ * the slot copies the records straight between them and the device. {@link #done} completes, normally or with
  * a {@link io.dilithiumgpu.backend.BackendException}, after the slot has stopped touching them.
  */
 final class Chunk {
@@ -17,16 +22,27 @@ final class Chunk {
     final int first;
     final int count;
     final byte[][] arrays;
+    /** Registered host memory per region (null for the status), or null for a chunk of arrays. */
+    final Pointer[] pinned;
+    /** Views of {@link #pinned}, for clearing the records of failed tasks; null with it. */
+    final ByteBuffer[] views;
     final CompletableFuture<Void> done = new CompletableFuture<>();
     /** {@link System#nanoTime()} when queued for a slot. */
     long queuedNanos;
 
     Chunk(ParameterSet params, Operation op, int first, int count, byte[][] arrays) {
+        this(params, op, first, count, arrays, null, null);
+    }
+
+    Chunk(ParameterSet params, Operation op, int first, int count, byte[][] arrays, Pointer[] pinned,
+          ByteBuffer[] views) {
         this.params = params;
         this.op = op;
         this.first = first;
         this.count = count;
         this.arrays = arrays;
+        this.pinned = pinned;
+        this.views = views;
     }
 
     /**

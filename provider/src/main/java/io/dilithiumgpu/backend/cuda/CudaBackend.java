@@ -2,11 +2,15 @@ package io.dilithiumgpu.backend.cuda;
 
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
+import jcuda.Pointer;
 
 import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
@@ -150,6 +154,96 @@ public final class CudaBackend implements Backend {
         requireRecords("signatures", signatures, n, params.signatureBytes());
         requireRecords("status", status, n, 1);
         run(params, Operation.VERIFY, n, new byte[][] {publicKeys, mus, signatures, status});
+    }
+
+    /**
+     * Host memory page-locked for this backend's devices: calls on such buffers copy the records
+     * straight between them and the device, skipping the slots' own pinned staging (two copies
+     * through host memory fewer per record). Buffers stay valid across a reopen after a failure;
+     * the next call registers them again.
+     */
+    @Override
+    public HostBuffer allocateHost(long bytes) {
+        PinnedBuffer buffer = new PinnedBuffer(this, bytes);
+        try {
+            buffer.pointerIn(devices());
+        } catch (BackendException e) {
+            LOG.log(System.Logger.Level.DEBUG, "host buffer not page-locked yet (its first call tries again): "
+                    + e.getMessage());
+        }
+        return buffer;
+    }
+
+    @Override
+    public void keyGen(ParameterSet params, int n, HostBuffer seeds, HostBuffer publicKeys, HostBuffer privateKeys,
+                       byte[] status) {
+        HostBuffer[] buffers = {seeds, publicKeys, privateKeys};
+        if (!runPinned(params, Operation.KEYGEN, n, buffers, status)) {
+            Backend.super.keyGen(params, n, seeds, publicKeys, privateKeys, status);
+        }
+    }
+
+    @Override
+    public void sign(ParameterSet params, int n, HostBuffer privateKeys, HostBuffer mus, HostBuffer rnds,
+                     HostBuffer signatures, byte[] status) {
+        HostBuffer[] buffers = {privateKeys, mus, rnds, signatures};
+        if (!runPinned(params, Operation.SIGN, n, buffers, status)) {
+            Backend.super.sign(params, n, privateKeys, mus, rnds, signatures, status);
+        }
+    }
+
+    @Override
+    public void verify(ParameterSet params, int n, HostBuffer publicKeys, HostBuffer mus, HostBuffer signatures,
+                       byte[] status) {
+        HostBuffer[] buffers = {publicKeys, mus, signatures};
+        if (!runPinned(params, Operation.VERIFY, n, buffers, status)) {
+            Backend.super.verify(params, n, publicKeys, mus, signatures, status);
+        }
+    }
+
+    /**
+     * Runs a call whose buffers are all this backend's {@link PinnedBuffer}s straight from them.
+     *
+     * @param buffers the records in {@link BatchLayout} region order, without the status
+     * @return false, having run nothing, when a buffer is not this backend's or cannot be
+     *         registered with the open devices: the caller then copies through arrays
+     */
+    private boolean runPinned(ParameterSet params, Operation op, int n, HostBuffer[] buffers, byte[] status) {
+        List<BatchLayout.Region> regions = BatchLayout.of(params, op, 1).regions();
+        for (int r = 0; r < buffers.length; r++) {
+            buffers[r].requireRecords(regions.get(r).name(), n, regions.get(r).recordBytes());
+        }
+        requireRecords("status", status, n, 1);
+        for (HostBuffer b : buffers) {
+            if (!(b instanceof PinnedBuffer pinned && pinned.ownedBy(this))) {
+                return false;
+            }
+        }
+        if (n == 0) {
+            return true;
+        }
+        DeviceSet set = devices();
+        Pointer[] pointers = new Pointer[buffers.length + 1];
+        ByteBuffer[] views = new ByteBuffer[buffers.length + 1];
+        try {
+            for (int r = 0; r < buffers.length; r++) {
+                pointers[r] = ((PinnedBuffer) buffers[r]).pointerIn(set);
+                views[r] = buffers[r].buffer();
+            }
+        } catch (BackendException e) {
+            LOG.log(System.Logger.Level.WARNING, "host buffers not page-locked, copying through arrays: "
+                    + e.getMessage());
+            return false;
+        }
+        byte[][] arrays = new byte[buffers.length + 1][];
+        arrays[buffers.length] = status;
+        try {
+            set.run(params, op, n, arrays, pointers, views);
+        } catch (BackendException e) {
+            failed(set, e);
+            throw e;
+        }
+        return true;
     }
 
     private static void requireRecords(String name, byte[] array, int n, int recordBytes) {

@@ -3,7 +3,12 @@ package io.dilithiumgpu.backend.cuda;
 import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
+import jcuda.CudaException;
+import jcuda.Pointer;
+import jcuda.driver.CUresult;
+import jcuda.driver.JCudaDriver;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -164,10 +169,18 @@ final class DeviceSet implements AutoCloseable {
      * @throws BackendException the first chunk failure (the others are suppressed into it)
      */
     void run(ParameterSet params, Operation op, int n, byte[][] arrays) {
+        run(params, op, n, arrays, null, null);
+    }
+
+    /**
+     * As {@link #run(ParameterSet, Operation, int, byte[][])}, with the records in registered host
+     * memory ({@link Chunk#pinned}) when {@code pinned} is not null.
+     */
+    void run(ParameterSet params, Operation op, int n, byte[][] arrays, Pointer[] pinned, ByteBuffer[] views) {
         int[] bounds = Chunk.bounds(n, config.slotTasks(), slots.size(), config.minChunkTasks());
         List<Chunk> chunks = new ArrayList<>(bounds.length - 1);
         for (int i = 0; i + 1 < bounds.length; i++) {
-            chunks.add(new Chunk(params, op, bounds[i], bounds[i + 1] - bounds[i], arrays));
+            chunks.add(new Chunk(params, op, bounds[i], bounds[i + 1] - bounds[i], arrays, pinned, views));
         }
         synchronized (this) {
             for (Chunk c : chunks) {
@@ -195,6 +208,51 @@ final class DeviceSet implements AutoCloseable {
         }
         if (first != null) {
             throw first;
+        }
+    }
+
+    /**
+     * Page-locks {@code bytes} of host memory at {@code address} for every context of the process
+     * ({@code CU_MEMHOSTREGISTER_PORTABLE}); memory another set registered, still registered, is
+     * taken as it is.
+     *
+     * @throws BackendException when the set is closed or the driver refuses
+     */
+    void registerHost(Pointer address, long bytes) {
+        DeviceContext device = devices.get(0);
+        synchronized (this) {
+            if (closing) {
+                throw refusal();
+            }
+        }
+        String what = "cuMemHostRegister(" + bytes + " bytes, device " + device.ordinal() + ")";
+        device.bind(what);
+        CudaCall.check(what, () -> {
+            try {
+                return JCudaDriver.cuMemHostRegister(address, bytes, JCudaDriver.CU_MEMHOSTREGISTER_PORTABLE);
+            } catch (CudaException e) {
+                if (CUresult.stringFor(CUresult.CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED).equals(e.getMessage())) {
+                    return CUresult.CUDA_SUCCESS;
+                }
+                throw e;
+            }
+        });
+    }
+
+    /** Undoes {@link #registerHost} unless the set is closed (its contexts then went with it); logs failures. */
+    void unregisterHost(Pointer address) {
+        synchronized (this) {
+            if (closing) {
+                return;
+            }
+        }
+        try {
+            DeviceContext device = devices.get(0);
+            device.bind("cuMemHostUnregister");
+            CudaCall.check("cuMemHostUnregister (device " + device.ordinal() + ")",
+                    () -> JCudaDriver.cuMemHostUnregister(address));
+        } catch (BackendException e) {
+            LOG.log(System.Logger.Level.DEBUG, e.getMessage());
         }
     }
 

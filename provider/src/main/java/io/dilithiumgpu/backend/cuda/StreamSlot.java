@@ -196,13 +196,22 @@ final class StreamSlot implements AutoCloseable {
         long packed = started;
         long computed = started;
         long unpacked = started;
+        boolean direct = c.pinned != null;
         try {
-            pack(c, layout);
-            packed = System.nanoTime();
-            upload(layout, where);
+            if (direct) {
+                uploadDirect(c, layout, where);
+            } else {
+                pack(c, layout);
+                packed = System.nanoTime();
+                upload(layout, where);
+            }
             launch(kernel, layout, where);
-            download(layout, where);
-            if (layout.hasSecretInputs()) {
+            if (direct) {
+                downloadDirect(c, layout, where);
+            } else {
+                download(layout, where);
+            }
+            if (layout.hasSecretInputs() && !direct) {
                 CudaCall.check("cuEventSynchronize(upload, " + where + ")",
                         () -> JCudaDriver.cuEventSynchronize(uploaded));
                 zeroHostRegions(layout, true);
@@ -214,7 +223,11 @@ final class StreamSlot implements AutoCloseable {
                 naps.record(c.params, c.op, c.count, computed - packed);
             }
             checkStatus(c, layout, kernel);
-            unpack(c, layout);
+            if (direct) {
+                unpackDirect(c, layout);
+            } else {
+                unpack(c, layout);
+            }
             unpacked = System.nanoTime();
             outputsReady.run();
         } catch (RuntimeException | Error e) {
@@ -262,6 +275,26 @@ final class StreamSlot implements AutoCloseable {
         CudaCall.check("cuMemcpyHtoDAsync(" + layout.inputBytes() + " bytes, " + where + ")",
                 () -> JCudaDriver.cuMemcpyHtoDAsync(deviceBlock, hostBlock, layout.inputBytes(), stream));
         CudaCall.check("cuEventRecord(upload, " + where + ")", () -> JCudaDriver.cuEventRecord(uploaded, stream));
+        resetStatusAndScratch(layout, where);
+    }
+
+    /** Uploads each input region of a chunk on {@link PinnedBuffer}s straight from the caller's memory. */
+    private void uploadDirect(Chunk c, BatchLayout layout, String where) {
+        List<BatchLayout.Region> regions = layout.regions();
+        for (int r = 0; r < regions.size(); r++) {
+            BatchLayout.Region region = regions.get(r);
+            if (region.input()) {
+                long bytes = region.bytes(c.count);
+                Pointer from = c.pinned[r].withByteOffset((long) c.first * region.recordBytes());
+                CudaCall.check("cuMemcpyHtoDAsync(" + region.name() + ", " + bytes + " bytes, " + where + ")",
+                        () -> JCudaDriver.cuMemcpyHtoDAsync(deviceBlock.withByteOffset(region.offset()), from, bytes,
+                                stream));
+            }
+        }
+        resetStatusAndScratch(layout, where);
+    }
+
+    private void resetStatusAndScratch(BatchLayout layout, String where) {
         BatchLayout.Region status = layout.status();
         CudaCall.check("cuMemsetD8Async(status, " + where + ")",
                 () -> JCudaDriver.cuMemsetD8Async(deviceBlock.withByteOffset(status.offset()), UNWRITTEN,
@@ -293,6 +326,49 @@ final class StreamSlot implements AutoCloseable {
         CudaCall.check("cuMemcpyDtoHAsync(" + layout.outputBytes() + " bytes, " + where + ")",
                 () -> JCudaDriver.cuMemcpyDtoHAsync(hostBlock.withByteOffset(layout.outputOffset()),
                         deviceBlock.withByteOffset(layout.outputOffset()), layout.outputBytes(), stream));
+    }
+
+    /**
+     * Downloads each output region of a chunk on {@link PinnedBuffer}s straight into the caller's
+     * memory, and the status bytes into the slot's pinned block.
+     */
+    private void downloadDirect(Chunk c, BatchLayout layout, String where) {
+        List<BatchLayout.Region> regions = layout.regions();
+        int statusIndex = regions.size() - 1;
+        for (int r = 0; r < statusIndex; r++) {
+            BatchLayout.Region region = regions.get(r);
+            if (!region.input()) {
+                long bytes = region.bytes(c.count);
+                Pointer to = c.pinned[r].withByteOffset((long) c.first * region.recordBytes());
+                CudaCall.check("cuMemcpyDtoHAsync(" + region.name() + ", " + bytes + " bytes, " + where + ")",
+                        () -> JCudaDriver.cuMemcpyDtoHAsync(to, deviceBlock.withByteOffset(region.offset()), bytes,
+                                stream));
+            }
+        }
+        BatchLayout.Region status = layout.status();
+        CudaCall.check("cuMemcpyDtoHAsync(status, " + where + ")",
+                () -> JCudaDriver.cuMemcpyDtoHAsync(hostBlock.withByteOffset(status.offset()),
+                        deviceBlock.withByteOffset(status.offset()), status.bytes(c.count), stream));
+    }
+
+    /** The status bytes of a chunk on {@link PinnedBuffer}s into the caller's array; failed tasks' outputs cleared. */
+    private void unpackDirect(Chunk c, BatchLayout layout) {
+        List<BatchLayout.Region> regions = layout.regions();
+        int statusIndex = regions.size() - 1;
+        byte[] status = c.arrays[statusIndex];
+        host.get(Math.toIntExact(layout.status().offset()), status, c.first, c.count);
+        for (int i = c.first; i < c.first + c.count; i++) {
+            if (status[i] == BatchAbi.STATUS_OK) {
+                continue;
+            }
+            for (int r = 0; r < statusIndex; r++) {
+                BatchLayout.Region region = regions.get(r);
+                if (!region.input()) {
+                    int size = region.recordBytes();
+                    c.views[r].put(i * size, ZEROS, 0, size);
+                }
+            }
+        }
     }
 
     private void checkStatus(Chunk c, BatchLayout layout, Kernel kernel) {

@@ -1,6 +1,7 @@
 package io.dilithiumgpu.backend.cuda;
 
 import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.backend.cpu.CpuBackend;
@@ -21,6 +22,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.LongFunction;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -104,6 +106,42 @@ class CudaBackendTest {
             gpu.verify(p, n, pks, mus, sigs, status);
             assertArrayEquals(new byte[n], status, p + " verify status");
         }
+
+        /** As {@link #checkOnGpu()}, with every record in host buffers from {@code allocate}. */
+        void checkOnGpuInHostBuffers(LongFunction<HostBuffer> allocate) {
+            try (HostBuffer seedsIn = filled(allocate, seeds);
+                 HostBuffer pkOut = allocate.apply(pks.length);
+                 HostBuffer skOut = allocate.apply(sks.length);
+                 HostBuffer skIn = filled(allocate, sks);
+                 HostBuffer musIn = filled(allocate, mus);
+                 HostBuffer rndsIn = filled(allocate, rnds);
+                 HostBuffer sigOut = allocate.apply(sigs.length);
+                 HostBuffer pkIn = filled(allocate, pks);
+                 HostBuffer sigIn = filled(allocate, sigs)) {
+                byte[] status = new byte[n];
+                gpu.keyGen(p, n, seedsIn, pkOut, skOut, status);
+                assertArrayEquals(new byte[n], status, p + " keyGen status");
+                assertArrayEquals(pks, contents(pkOut), p + " public keys");
+                assertArrayEquals(sks, contents(skOut), p + " private keys");
+                gpu.sign(p, n, skIn, musIn, rndsIn, sigOut, status);
+                assertArrayEquals(signStatus, status, p + " sign status");
+                assertArrayEquals(sigs, contents(sigOut), p + " signatures");
+                gpu.verify(p, n, pkIn, musIn, sigIn, status);
+                assertArrayEquals(new byte[n], status, p + " verify status");
+            }
+        }
+    }
+
+    private static HostBuffer filled(LongFunction<HostBuffer> allocate, byte[] records) {
+        HostBuffer b = allocate.apply(records.length);
+        b.buffer().put(0, records);
+        return b;
+    }
+
+    private static byte[] contents(HostBuffer b) {
+        byte[] a = new byte[Math.toIntExact(b.bytes())];
+        b.buffer().get(0, a);
+        return a;
     }
 
     private static byte[] random(SplittableRandom r, int n) {
@@ -122,6 +160,53 @@ class CudaBackendTest {
     @EnumSource(ParameterSet.class)
     void batchesOfManyChunksMatchTheCpu(ParameterSet p) {
         new Case(p, 5 * SLOT_TASKS + 3, 0x5EED_0002L + p.ordinal()).checkOnGpu();
+    }
+
+    @ParameterizedTest
+    @EnumSource(ParameterSet.class)
+    void batchesInPinnedHostBuffersMatchTheCpu(ParameterSet p) {
+        HostBuffer probe = gpu.allocateHost(64);
+        assertTrue(probe instanceof PinnedBuffer, "the CUDA backend's host buffers are page-locked");
+        probe.close();
+        new Case(p, 5 * SLOT_TASKS + 3, 0x5EED_0006L + p.ordinal()).checkOnGpuInHostBuffers(gpu::allocateHost);
+    }
+
+    @Test
+    void plainHostBuffersAreCopiedThroughArraysWithTheSameResults() {
+        new Case(ParameterSet.ML_DSA_44, 2 * SLOT_TASKS + 1, 0x5EED_0007L).checkOnGpuInHostBuffers(HostBuffer::allocate);
+    }
+
+    @Test
+    void inPinnedBuffersABadKeyFailsAloneAndRecordsBeyondTheBatchAreLeftAlone() {
+        ParameterSet p = ParameterSet.ML_DSA_65;
+        Case c = new Case(p, 70, 0x5EED_0008L);
+        int n = 50;
+        byte[] sks = c.sks.clone();
+        sks[2 * p.privateKeyBytes() + 2 * ParameterSet.SEED_BYTES + p.trBytes()] = (byte) 0xFF;
+        int s = p.signatureBytes();
+        try (HostBuffer skIn = filled(gpu::allocateHost, sks);
+             HostBuffer musIn = filled(gpu::allocateHost, c.mus);
+             HostBuffer rndsIn = filled(gpu::allocateHost, c.rnds);
+             HostBuffer sigOut = gpu.allocateHost(c.sigs.length)) {
+            byte[] filler = new byte[c.sigs.length];
+            Arrays.fill(filler, (byte) 0x5A);
+            sigOut.buffer().put(0, filler);
+            byte[] status = new byte[c.n];
+            Arrays.fill(status, (byte) 0x5A);
+            gpu.sign(p, n, skIn, musIn, rndsIn, sigOut, status);
+            byte[] sig = contents(sigOut);
+            for (int i = 0; i < c.n; i++) {
+                byte expected = i == 2 ? TaskStatus.INVALID_KEY : i < n ? TaskStatus.OK : (byte) 0x5A;
+                assertEquals(expected, status[i], "status " + i);
+            }
+            assertArrayEquals(new byte[s], Arrays.copyOfRange(sig, 2 * s, 3 * s), "the failed task's record");
+            assertArrayEquals(Arrays.copyOfRange(c.sigs, 3 * s, n * s), Arrays.copyOfRange(sig, 3 * s, n * s));
+            for (int i = n * s; i < sig.length; i++) {
+                assertEquals((byte) 0x5A, sig[i], "signature byte " + i + " beyond the batch");
+            }
+            assertThrows(IllegalArgumentException.class,
+                    () -> gpu.sign(p, c.n + 1, skIn, musIn, rndsIn, sigOut, new byte[c.n + 1]));
+        }
     }
 
     @Test
