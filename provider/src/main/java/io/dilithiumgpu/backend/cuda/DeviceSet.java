@@ -10,11 +10,12 @@ import jcuda.driver.JCudaDriver;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * Every GPU of the host, opened: a {@link DeviceContext} per device, {@code streamsPerDevice}
@@ -36,7 +37,7 @@ final class DeviceSet implements AutoCloseable {
     private final List<StreamSlot> slots;
     private final HostCopier copier;
     private final CudaStats stats;
-    private final ChunkQueue queue = new ChunkQueue();
+    private final BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
     private final List<Thread> workers = new ArrayList<>();
     private final Map<ParameterSet, Map<Operation, Integer>> preferred = new EnumMap<>(ParameterSet.class);
     private final String description;
@@ -120,7 +121,13 @@ final class DeviceSet implements AutoCloseable {
 
     private void work(StreamSlot slot) {
         while (true) {
-            Chunk c = queue.take();
+            Chunk c;
+            try {
+                c = queue.take();
+            } catch (InterruptedException e) {
+                // Workers are stopped by STOP, never by interruption; keep serving the queue.
+                continue;
+            }
             if (c == STOP) {
                 return;
             }
@@ -176,12 +183,13 @@ final class DeviceSet implements AutoCloseable {
             chunks.add(new Chunk(params, op, bounds[i], bounds[i + 1] - bounds[i], arrays, pinned, views));
         }
         synchronized (this) {
-            if (closing) {
-                chunks.forEach(c -> c.done.completeExceptionally(refusal()));
-            } else {
-                long now = System.nanoTime();
-                chunks.forEach(c -> c.queuedNanos = now);
-                queue.addAll(chunks);
+            for (Chunk c : chunks) {
+                if (closing) {
+                    c.done.completeExceptionally(refusal());
+                } else {
+                    c.queuedNanos = System.nanoTime();
+                    queue.add(c);
+                }
             }
         }
         BackendException first = null;
@@ -279,7 +287,9 @@ final class DeviceSet implements AutoCloseable {
                 }
                 closing = true;
                 closeReason = reason;
-                queue.addAll(Collections.nCopies(workers.size(), STOP));
+                for (int i = 0; i < workers.size(); i++) {
+                    queue.add(STOP);
+                }
             }
             release();
         }
