@@ -107,6 +107,15 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * Whether batches whose records are in this backend's {@link #allocateHost} buffers run faster
+     * than heap arrays: true for the CUDA backend, whose copies then go straight to the device.
+     * The batcher then keeps its pooled batches in such buffers.
+     */
+    default boolean prefersHostBuffers() {
+        return false;
+    }
+
+    /**
      * Host memory for the {@link HostBuffer} forms of {@code keyGen}, {@code sign} and
      * {@code verify}: page-locked by the CUDA backend, so that its copies go straight between this
      * memory and the device; plain native memory by default.

@@ -1,11 +1,15 @@
 package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 
 import java.security.ProviderException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.function.LongFunction;
 
 /**
  * The flat record arrays of one backend call (the layout of {@link Backend}), with the tasks
@@ -24,13 +28,40 @@ abstract class Batch {
     final int capacity;
     final byte[] status;
     private final Task<?>[] tasks;
+    private final LongFunction<HostBuffer> allocator;
+    private final List<Records> records = new ArrayList<>();
     private int size;
 
-    Batch(ParameterSet params, int capacity) {
+    /** @param allocator host buffers for the records, or null for heap arrays */
+    Batch(ParameterSet params, int capacity, LongFunction<HostBuffer> allocator) {
         this.params = params;
         this.capacity = capacity;
         this.status = new byte[capacity];
         this.tasks = new Task<?>[capacity];
+        this.allocator = allocator;
+    }
+
+    /**
+     * Room for one record of {@code recordBytes} per task, released with the batch. When the
+     * allocator fails, the records made so far are released and the failure is thrown.
+     */
+    final Records records(int recordBytes) {
+        try {
+            Records r = Records.of(capacity, recordBytes, allocator);
+            records.add(r);
+            return r;
+        } catch (RuntimeException | OutOfMemoryError e) {
+            release();
+            throw e;
+        }
+    }
+
+    /**
+     * Gives back the batch's host buffers (zeroed): called once the pool drops it. Heap arrays go
+     * with the garbage.
+     */
+    final void release() {
+        records.forEach(Records::release);
     }
 
     abstract Operation operation();
@@ -89,15 +120,20 @@ abstract class Batch {
         size = 0;
     }
 
-    /** Creates an empty batch for an operation. */
-    static Batch create(Operation op, ParameterSet params, int capacity) {
+    /**
+     * Creates an empty batch for an operation.
+     *
+     * @param allocator host buffers for its records (a backend's {@link Backend#allocateHost}),
+     *                  or null for heap arrays
+     */
+    static Batch create(Operation op, ParameterSet params, int capacity, LongFunction<HostBuffer> allocator) {
         switch (op) {
             case KEYGEN:
-                return new KeyGenBatch(params, capacity);
+                return new KeyGenBatch(params, capacity, allocator);
             case SIGN:
-                return new SignBatch(params, capacity);
+                return new SignBatch(params, capacity, allocator);
             case VERIFY:
-                return new VerifyBatch(params, capacity);
+                return new VerifyBatch(params, capacity, allocator);
             default:
                 throw new AssertionError(op);
         }

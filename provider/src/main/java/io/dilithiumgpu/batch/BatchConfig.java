@@ -1,5 +1,6 @@
 package io.dilithiumgpu.batch;
 
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
 
@@ -23,6 +24,11 @@ import java.util.Properties;
  *       <td>batches the backend runs at once (the next ones form meanwhile); 0 means the
  *           backend's preference ({@code Backend#preferredBatchesInFlight}: the CUDA backend's
  *           streams over all GPUs, 4 on the CPU)</td></tr>
+ *   <tr><td>{@value #HOST_BUFFERS_PROPERTY}</td><td>{@code true}</td>
+ *       <td>whether pooled batches keep their records in the backend's host buffers when it
+ *           prefers them ({@code Backend#prefersHostBuffers}: the CUDA backend's page-locked
+ *           memory, which the device copies straight from and to); {@code false} keeps them in
+ *           heap arrays</td></tr>
  * </table>
  *
  * <p>docs/batching.md explains how the knobs trade latency for throughput.
@@ -33,6 +39,7 @@ public final class BatchConfig {
     public static final String MAX_DELAY_PROPERTY = "dilithiumgpu.batch.maxDelayMicros";
     public static final String QUEUE_CAPACITY_PROPERTY = "dilithiumgpu.batch.queueCapacity";
     public static final String MAX_IN_FLIGHT_PROPERTY = "dilithiumgpu.batch.maxInFlight";
+    public static final String HOST_BUFFERS_PROPERTY = "dilithiumgpu.batch.hostBuffers";
 
     public static final long DEFAULT_MAX_DELAY_MICROS = 250;
     public static final int DEFAULT_QUEUE_CAPACITY = 8192;
@@ -43,6 +50,7 @@ public final class BatchConfig {
     private final long maxDelayMicros;
     private final int queueCapacity;
     private final int maxInFlight;
+    private final boolean hostBuffers;
     private final String jmxName;
 
     private BatchConfig(Builder b) {
@@ -51,6 +59,7 @@ public final class BatchConfig {
         this.maxDelayMicros = b.maxDelayMicros;
         this.queueCapacity = b.queueCapacity;
         this.maxInFlight = b.maxInFlight;
+        this.hostBuffers = b.hostBuffers;
         this.jmxName = b.jmxName;
     }
 
@@ -102,6 +111,10 @@ public final class BatchConfig {
         if (inFlight != null) {
             b.maxInFlight((int) parse(MAX_IN_FLIGHT_PROPERTY, inFlight));
         }
+        String hostBuffers = props.getProperty(HOST_BUFFERS_PROPERTY);
+        if (hostBuffers != null) {
+            b.hostBuffers(parseBoolean(HOST_BUFFERS_PROPERTY, hostBuffers));
+        }
         return b;
     }
 
@@ -117,6 +130,14 @@ public final class BatchConfig {
         }
     }
 
+    private static boolean parseBoolean(String property, String value) {
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(property + " must be true or false: '" + value + "'");
+        };
+    }
+
     public BackendPolicy backend() { return backend; }
 
     /** Largest batch, or 0 for the backend's preferred size per operation and set. */
@@ -128,6 +149,9 @@ public final class BatchConfig {
 
     public int maxInFlight() { return maxInFlight; }
 
+    /** Whether pooled batches live in the backend's host buffers when it prefers them. */
+    public boolean hostBuffers() { return hostBuffers; }
+
     /** The JMX object name the batcher registers its MBean under, or null for none. */
     public String jmxName() { return jmxName; }
 
@@ -137,7 +161,8 @@ public final class BatchConfig {
                 + ", " + MAX_SIZE_PROPERTY + "=" + maxSize
                 + ", " + MAX_DELAY_PROPERTY + "=" + maxDelayMicros
                 + ", " + QUEUE_CAPACITY_PROPERTY + "=" + queueCapacity
-                + ", " + MAX_IN_FLIGHT_PROPERTY + "=" + maxInFlight;
+                + ", " + MAX_IN_FLIGHT_PROPERTY + "=" + maxInFlight
+                + ", " + HOST_BUFFERS_PROPERTY + "=" + hostBuffers;
     }
 
     /** Starts from the defaults of the table above, with no MBean. */
@@ -147,6 +172,7 @@ public final class BatchConfig {
         private long maxDelayMicros = DEFAULT_MAX_DELAY_MICROS;
         private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
         private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
+        private boolean hostBuffers = true;
         private String jmxName;
 
         private Builder() {}
@@ -189,6 +215,12 @@ public final class BatchConfig {
                 throw new IllegalArgumentException(MAX_IN_FLIGHT_PROPERTY + " must be ≥ 0: " + batches);
             }
             this.maxInFlight = batches;
+            return this;
+        }
+
+        /** Whether pooled batches live in the backend's host buffers when it prefers them (default true). */
+        public Builder hostBuffers(boolean use) {
+            this.hostBuffers = use;
             return this;
         }
 

@@ -2,6 +2,7 @@ package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
@@ -23,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import javax.management.JMException;
 import javax.management.ObjectName;
@@ -138,12 +140,14 @@ public final class Batcher implements Engine, AutoCloseable {
         int id = INSTANCES.incrementAndGet();
         int inFlightLimit = config.maxInFlight() > 0 ? config.maxInFlight()
                 : Math.max(1, primary.preferredBatchesInFlight());
+        LongFunction<HostBuffer> hostBuffers = config.hostBuffers() && primary.prefersHostBuffers()
+                ? primary::allocateHost : null;
         this.lanes = new Lane[Operation.values().length * ParameterSet.values().length];
         for (Operation op : Operation.values()) {
             for (ParameterSet p : ParameterSet.values()) {
                 int size = config.maxSize() > 0 ? config.maxSize() : primary.preferredBatchSize(p, op);
                 size = Math.max(1, Math.min(size, config.queueCapacity()));
-                lanes[laneIndex(op, p)] = new Lane(op, p, size, inFlightLimit + 1);
+                lanes[laneIndex(op, p)] = new Lane(op, p, size, inFlightLimit + 1, hostBuffers);
             }
         }
         this.room = new Semaphore(config.queueCapacity());

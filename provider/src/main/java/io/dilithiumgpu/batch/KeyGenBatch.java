@@ -1,23 +1,25 @@
 package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
 
 import java.util.Arrays;
+import java.util.function.LongFunction;
 
 /** Batches of {@link Backend#keyGen}: seeds in, key pairs out. Seeds and private keys are secret. */
 final class KeyGenBatch extends Batch {
-    private final byte[] seeds;
-    private final byte[] publicKeys;
-    private final byte[] privateKeys;
+    private final Records seeds;
+    private final Records publicKeys;
+    private final Records privateKeys;
 
-    KeyGenBatch(ParameterSet params, int capacity) {
-        super(params, capacity);
-        this.seeds = new byte[capacity * ParameterSet.SEED_BYTES];
-        this.publicKeys = new byte[capacity * params.publicKeyBytes()];
-        this.privateKeys = new byte[capacity * params.privateKeyBytes()];
+    KeyGenBatch(ParameterSet params, int capacity, LongFunction<HostBuffer> allocator) {
+        super(params, capacity, allocator);
+        this.seeds = records(ParameterSet.SEED_BYTES);
+        this.publicKeys = records(params.publicKeyBytes());
+        this.privateKeys = records(params.privateKeyBytes());
     }
 
     /** A key generation from a 32-byte seed (ζ or ξ); completes with {@code {pk, sk}}. */
@@ -47,13 +49,16 @@ final class KeyGenBatch extends Batch {
 
     @Override
     void load(int slot, Task<?> task) {
-        System.arraycopy(((Request) task).seed, 0, seeds, slot * ParameterSet.SEED_BYTES,
-                ParameterSet.SEED_BYTES);
+        seeds.put(slot, ((Request) task).seed);
     }
 
     @Override
     void run(Backend backend, int n) {
-        backend.keyGen(params, n, seeds, publicKeys, privateKeys, status);
+        if (seeds.inHost()) {
+            backend.keyGen(params, n, seeds.host(), publicKeys.host(), privateKeys.host(), status);
+        } else {
+            backend.keyGen(params, n, seeds.array(), publicKeys.array(), privateKeys.array(), status);
+        }
     }
 
     @Override
@@ -63,16 +68,12 @@ final class KeyGenBatch extends Batch {
             r.fail(unexpectedStatus(slot));
             return;
         }
-        int pkBytes = params.publicKeyBytes();
-        int skBytes = params.privateKeyBytes();
-        byte[] pk = Arrays.copyOfRange(publicKeys, slot * pkBytes, (slot + 1) * pkBytes);
-        byte[] sk = Arrays.copyOfRange(privateKeys, slot * skBytes, (slot + 1) * skBytes);
-        r.succeed(new byte[][] {pk, sk});
+        r.succeed(new byte[][] {publicKeys.copy(slot), privateKeys.copy(slot)});
     }
 
     @Override
     void wipeSecrets(int n) {
-        Arrays.fill(seeds, 0, n * ParameterSet.SEED_BYTES, (byte) 0);
-        Arrays.fill(privateKeys, 0, n * params.privateKeyBytes(), (byte) 0);
+        seeds.zero(n);
+        privateKeys.zero(n);
     }
 }

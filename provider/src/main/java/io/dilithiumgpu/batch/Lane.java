@@ -1,11 +1,13 @@
 package io.dilithiumgpu.batch;
 
+import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongFunction;
 
 /**
  * The queue of one (operation, parameter set): requests wait here, in arrival order, until the
@@ -27,10 +29,15 @@ final class Lane {
     private final AtomicInteger size = new AtomicInteger();
 
     Lane(Operation op, ParameterSet params, int maxBatch, int retainedBatches) {
+        this(op, params, maxBatch, retainedBatches, null);
+    }
+
+    /** @param allocator host buffers for the pooled batches' records, or null for heap arrays */
+    Lane(Operation op, ParameterSet params, int maxBatch, int retainedBatches, LongFunction<HostBuffer> allocator) {
         this.op = op;
         this.params = params;
         this.maxBatch = maxBatch;
-        this.pool = new BufferPool(op, params, maxBatch, retainedBatches);
+        this.pool = new BufferPool(op, params, maxBatch, retainedBatches, allocator);
     }
 
     /** Queues a task; returns the lane's size with it. */

@@ -1,6 +1,7 @@
 package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
@@ -8,6 +9,7 @@ import io.dilithiumgpu.core.PrivateKeyCache;
 
 import java.security.InvalidKeyException;
 import java.util.Arrays;
+import java.util.function.LongFunction;
 
 /**
  * Batches of {@link Backend#sign}: private key, μ and rnd in, signature out. Private keys and rnd
@@ -15,19 +17,19 @@ import java.util.Arrays;
  * its key's {@link PrivateKeyCache}, held by reference in a parallel array until the batch clears.
  */
 final class SignBatch extends Batch {
-    private final byte[] privateKeys;
+    private final Records privateKeys;
     private final PrivateKeyCache[] caches;
-    private final byte[] mus;
-    private final byte[] rnds;
-    private final byte[] signatures;
+    private final Records mus;
+    private final Records rnds;
+    private final Records signatures;
 
-    SignBatch(ParameterSet params, int capacity) {
-        super(params, capacity);
-        this.privateKeys = new byte[capacity * params.privateKeyBytes()];
+    SignBatch(ParameterSet params, int capacity, LongFunction<HostBuffer> allocator) {
+        super(params, capacity, allocator);
+        this.privateKeys = records(params.privateKeyBytes());
         this.caches = new PrivateKeyCache[capacity];
-        this.mus = new byte[capacity * ParameterSet.MU_BYTES];
-        this.rnds = new byte[capacity * params.rndBytes()];
-        this.signatures = new byte[capacity * params.signatureBytes()];
+        this.mus = records(ParameterSet.MU_BYTES);
+        this.rnds = records(params.rndBytes());
+        this.signatures = records(params.signatureBytes());
     }
 
     /** A signature of μ; completes with the signature or fails with {@link InvalidKeyException}. */
@@ -65,15 +67,20 @@ final class SignBatch extends Batch {
     @Override
     void load(int slot, Task<?> task) {
         Request r = (Request) task;
-        System.arraycopy(r.privateKey, 0, privateKeys, slot * r.privateKey.length, r.privateKey.length);
+        privateKeys.put(slot, r.privateKey);
         caches[slot] = r.cache;
-        System.arraycopy(r.mu, 0, mus, slot * ParameterSet.MU_BYTES, ParameterSet.MU_BYTES);
-        System.arraycopy(r.rnd, 0, rnds, slot * r.rnd.length, r.rnd.length);
+        mus.put(slot, r.mu);
+        rnds.put(slot, r.rnd);
     }
 
     @Override
     void run(Backend backend, int n) {
-        backend.sign(params, n, privateKeys, caches, mus, rnds, signatures, status);
+        if (privateKeys.inHost()) {
+            backend.sign(params, n, privateKeys.host(), mus.host(), rnds.host(), signatures.host(), status);
+        } else {
+            backend.sign(params, n, privateKeys.array(), caches, mus.array(), rnds.array(), signatures.array(),
+                    status);
+        }
     }
 
     @Override
@@ -81,8 +88,7 @@ final class SignBatch extends Batch {
         Request r = (Request) task;
         switch (status[slot]) {
             case TaskStatus.OK:
-                int sigBytes = params.signatureBytes();
-                r.succeed(Arrays.copyOfRange(signatures, slot * sigBytes, (slot + 1) * sigBytes));
+                r.succeed(signatures.copy(slot));
                 break;
             case TaskStatus.INVALID_KEY:
                 r.fail(new InvalidKeyException(params + " private key does not decode: "
@@ -95,8 +101,8 @@ final class SignBatch extends Batch {
 
     @Override
     void wipeSecrets(int n) {
-        Arrays.fill(privateKeys, 0, n * params.privateKeyBytes(), (byte) 0);
-        Arrays.fill(rnds, 0, n * params.rndBytes(), (byte) 0);
+        privateKeys.zero(n);
+        rnds.zero(n);
         Arrays.fill(caches, 0, n, null);
     }
 }

@@ -1,12 +1,14 @@
 package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PublicKeyCache;
 
 import java.util.Arrays;
+import java.util.function.LongFunction;
 
 /**
  * Batches of {@link Backend#verify}: public key, μ and signature in, verdict out. Nothing secret.
@@ -14,17 +16,17 @@ import java.util.Arrays;
  * until the batch clears.
  */
 final class VerifyBatch extends Batch {
-    private final byte[] publicKeys;
+    private final Records publicKeys;
     private final PublicKeyCache[] caches;
-    private final byte[] mus;
-    private final byte[] signatures;
+    private final Records mus;
+    private final Records signatures;
 
-    VerifyBatch(ParameterSet params, int capacity) {
-        super(params, capacity);
-        this.publicKeys = new byte[capacity * params.publicKeyBytes()];
+    VerifyBatch(ParameterSet params, int capacity, LongFunction<HostBuffer> allocator) {
+        super(params, capacity, allocator);
+        this.publicKeys = records(params.publicKeyBytes());
         this.caches = new PublicKeyCache[capacity];
-        this.mus = new byte[capacity * ParameterSet.MU_BYTES];
-        this.signatures = new byte[capacity * params.signatureBytes()];
+        this.mus = records(ParameterSet.MU_BYTES);
+        this.signatures = records(params.signatureBytes());
     }
 
     /** A verification; completes with true (valid) or false (rejected). */
@@ -61,15 +63,19 @@ final class VerifyBatch extends Batch {
     @Override
     void load(int slot, Task<?> task) {
         Request r = (Request) task;
-        System.arraycopy(r.publicKey, 0, publicKeys, slot * r.publicKey.length, r.publicKey.length);
+        publicKeys.put(slot, r.publicKey);
         caches[slot] = r.cache;
-        System.arraycopy(r.mu, 0, mus, slot * ParameterSet.MU_BYTES, ParameterSet.MU_BYTES);
-        System.arraycopy(r.signature, 0, signatures, slot * r.signature.length, r.signature.length);
+        mus.put(slot, r.mu);
+        signatures.put(slot, r.signature);
     }
 
     @Override
     void run(Backend backend, int n) {
-        backend.verify(params, n, publicKeys, caches, mus, signatures, status);
+        if (publicKeys.inHost()) {
+            backend.verify(params, n, publicKeys.host(), mus.host(), signatures.host(), status);
+        } else {
+            backend.verify(params, n, publicKeys.array(), caches, mus.array(), signatures.array(), status);
+        }
     }
 
     @Override

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,6 +21,7 @@ class BatchConfigTest {
         assertEquals(BatchConfig.DEFAULT_MAX_DELAY_MICROS, c.maxDelayMicros());
         assertEquals(BatchConfig.DEFAULT_QUEUE_CAPACITY, c.queueCapacity());
         assertEquals(BatchConfig.DEFAULT_MAX_IN_FLIGHT, c.maxInFlight());
+        assertTrue(c.hostBuffers());
         assertNull(c.jmxName());
     }
 
@@ -31,12 +33,14 @@ class BatchConfigTest {
         p.setProperty("dilithiumgpu.batch.maxDelayMicros", "750");
         p.setProperty("dilithiumgpu.batch.queueCapacity", "4096");
         p.setProperty("dilithiumgpu.batch.maxInFlight", "8");
+        p.setProperty("dilithiumgpu.batch.hostBuffers", " False");
         BatchConfig c = BatchConfig.fromProperties(p);
         assertEquals(BackendPolicy.CPU, c.backend());
         assertEquals(512, c.maxSize());
         assertEquals(750, c.maxDelayMicros());
         assertEquals(4096, c.queueCapacity());
         assertEquals(8, c.maxInFlight());
+        assertFalse(c.hostBuffers());
     }
 
     @Test
@@ -46,7 +50,8 @@ class BatchConfigTest {
                 {"dilithiumgpu.batch.maxSize", "-1"},
                 {"dilithiumgpu.batch.maxDelayMicros", "soon"},
                 {"dilithiumgpu.batch.queueCapacity", "0"},
-                {"dilithiumgpu.batch.maxInFlight", "99999999999"}}) {
+                {"dilithiumgpu.batch.maxInFlight", "99999999999"},
+                {"dilithiumgpu.batch.hostBuffers", "yes"}}) {
             Properties p = new Properties();
             p.setProperty(bad[0], bad[1]);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

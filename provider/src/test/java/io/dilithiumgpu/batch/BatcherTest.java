@@ -2,6 +2,7 @@ package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.cpu.CpuBackend;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.Scheme;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.nio.ByteBuffer;
 import java.security.InvalidKeyException;
 import java.security.ProviderException;
 import java.time.Duration;
@@ -254,6 +256,69 @@ class BatcherTest {
         for (byte[] a : spy.secretArrays) {
             assertTrue(Fixtures.allZero(a), "a private key, seed or rnd array was not zeroed");
         }
+    }
+
+    @Test
+    void withABackendThatPrefersHostBuffersBatchesLiveThereSecretsAreZeroedAndCloseReleasesThem() {
+        SpyBackend spy = new SpyBackend(new CpuBackend(), "cuda", 16).preferHostBuffers();
+        Batcher b = open(BatchConfig.builder().build(), spy, null);
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        Fixtures.KeyPair kp = keys(p);
+        List<CompletableFuture<byte[][]>> pairs = new ArrayList<>();
+        List<CompletableFuture<byte[]>> sigs = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            byte[] seed = new byte[ParameterSet.SEED_BYTES];
+            seed[1] = (byte) i;
+            pairs.add(b.keyGen(p, seed));
+            sigs.add(b.sign(p, kp.sk, mu(p, kp.tr, message(i)), rnd(p, i)));
+        }
+        assertTimeoutPreemptively(GENEROUS, () -> {
+            for (int i = 0; i < 40; i++) {
+                byte[] seed = new byte[ParameterSet.SEED_BYTES];
+                seed[1] = (byte) i;
+                byte[] pk = new byte[p.publicKeyBytes()];
+                byte[] sk = new byte[p.privateKeyBytes()];
+                Scheme.keyGen(p, seed, 0, pk, 0, sk, 0);
+                assertArrayEquals(pk, pairs.get(i).join()[0]);
+                assertArrayEquals(sk, pairs.get(i).join()[1]);
+                byte[] sig = sigs.get(i).join();
+                assertTrue(Fixtures.referenceVerifies(p, kp.pk, message(i), sig));
+                assertTrue(b.verify(p, kp.pk, mu(p, kp.tr, message(i)), sig).join());
+            }
+        });
+        assertFalse(spy.hostBuffers.isEmpty(), "the batches' records were in the backend's host buffers");
+        assertFalse(spy.secretHostViews.isEmpty());
+        for (ByteBuffer v : spy.secretHostViews) {
+            assertTrue(allZero(v), "a private-key, seed or rnd host buffer was not zeroed after its batch");
+        }
+        b.close();
+        for (HostBuffer h : spy.hostBuffers) {
+            assertTrue(h.isClosed(), "closing the batcher releases its pooled host buffers");
+        }
+        for (ByteBuffer v : spy.hostViews) {
+            assertTrue(allZero(v));
+        }
+    }
+
+    @Test
+    void hostBuffersCanBeTurnedOff() {
+        SpyBackend spy = new SpyBackend(new CpuBackend(), "cuda", 16).preferHostBuffers();
+        Batcher b = open(BatchConfig.builder().hostBuffers(false).build(), spy, null);
+        ParameterSet p = ParameterSet.ML_DSA_65;
+        Fixtures.KeyPair kp = keys(p);
+        byte[] sig = assertTimeoutPreemptively(GENEROUS, () -> b.sign(p, kp.sk, mu(p, kp.tr, message(3)), rnd(p, 3)).join());
+        assertTrue(Fixtures.referenceVerifies(p, kp.pk, message(3), sig));
+        assertTrue(spy.hostBuffers.isEmpty());
+        assertFalse(spy.secretArrays.isEmpty(), "the batch reached the backend as heap arrays");
+    }
+
+    private static boolean allZero(ByteBuffer v) {
+        for (int i = 0; i < v.limit(); i++) {
+            if (v.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Test

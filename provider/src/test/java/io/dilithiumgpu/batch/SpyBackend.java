@@ -2,9 +2,11 @@ package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -35,6 +37,12 @@ final class SpyBackend implements Backend {
     private volatile BackendException rootCause;
     private final AtomicInteger faultIndex = new AtomicInteger();
     private volatile CountDownLatch gate = new CountDownLatch(0);
+    private volatile boolean prefersHost;
+    /** Views of every host buffer {@link #allocateHost} handed out, while it poses as preferring them. */
+    final List<ByteBuffer> hostViews = new CopyOnWriteArrayList<>();
+    final List<HostBuffer> hostBuffers = new CopyOnWriteArrayList<>();
+    /** Views of the private-key, seed and rnd host buffers of every batch, as handed in. */
+    final List<ByteBuffer> secretHostViews = new CopyOnWriteArrayList<>();
 
     /**
      * @param name      what {@link #name()} reports ({@code cuda} to pose as a GPU)
@@ -44,6 +52,41 @@ final class SpyBackend implements Backend {
         this.delegate = delegate;
         this.name = name;
         this.preferred = preferred;
+    }
+
+    /** Poses as a backend whose batches run best in its host buffers (as the CUDA backend's do). */
+    SpyBackend preferHostBuffers() {
+        prefersHost = true;
+        return this;
+    }
+
+    @Override
+    public boolean prefersHostBuffers() {
+        return prefersHost;
+    }
+
+    @Override
+    public HostBuffer allocateHost(long bytes) {
+        HostBuffer b = HostBuffer.allocate(bytes);
+        hostBuffers.add(b);
+        hostViews.add(b.buffer());
+        return b;
+    }
+
+    @Override
+    public void keyGen(ParameterSet params, int n, HostBuffer seeds, HostBuffer publicKeys, HostBuffer privateKeys,
+                       byte[] status) {
+        secretHostViews.add(seeds.buffer());
+        secretHostViews.add(privateKeys.buffer());
+        Backend.super.keyGen(params, n, seeds, publicKeys, privateKeys, status);
+    }
+
+    @Override
+    public void sign(ParameterSet params, int n, HostBuffer privateKeys, HostBuffer mus, HostBuffer rnds,
+                     HostBuffer signatures, byte[] status) {
+        secretHostViews.add(privateKeys.buffer());
+        secretHostViews.add(rnds.buffer());
+        Backend.super.sign(params, n, privateKeys, mus, rnds, signatures, status);
     }
 
     /** Makes later batches wait in the backend until {@link #release()}. */

@@ -163,6 +163,11 @@ public final class CudaBackend implements Backend {
      * the next call registers them again.
      */
     @Override
+    public boolean prefersHostBuffers() {
+        return true;
+    }
+
+    @Override
     public HostBuffer allocateHost(long bytes) {
         PinnedBuffer buffer = new PinnedBuffer(this, bytes);
         try {

@@ -5,6 +5,8 @@ import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.backend.cpu.CpuBackend;
+import io.dilithiumgpu.batch.BatchConfig;
+import io.dilithiumgpu.batch.Batcher;
 import io.dilithiumgpu.core.ParameterSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -14,11 +16,14 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.security.InvalidKeyException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -27,6 +32,7 @@ import java.util.function.LongFunction;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -169,6 +175,50 @@ class CudaBackendTest {
         assertTrue(probe instanceof PinnedBuffer, "the CUDA backend's host buffers are page-locked");
         probe.close();
         new Case(p, 5 * SLOT_TASKS + 3, 0x5EED_0006L + p.ordinal()).checkOnGpuInHostBuffers(gpu::allocateHost);
+    }
+
+    /**
+     * The batcher over the GPU keeps its pooled batches in the backend's pinned buffers: many
+     * concurrent single requests of every operation, one of them with a key that does not decode,
+     * come back as the CPU computes them.
+     */
+    @Test
+    void theBatcherOverTheGpuRunsItsBatchesFromPinnedBuffers() {
+        CudaBackend fresh = GpuTests.openOrSkip(SMALL);
+        assertTrue(fresh.prefersHostBuffers());
+        ParameterSet p = ParameterSet.ML_DSA_87;
+        Case c = new Case(p, 3 * SLOT_TASKS + 5, 0x5EED_0009L);
+        byte[] badKey = Arrays.copyOfRange(c.sks, 0, p.privateKeyBytes());
+        badKey[2 * ParameterSet.SEED_BYTES + p.trBytes()] = (byte) 0xFF;
+        try (Batcher b = Batcher.open(BatchConfig.builder().build(), fresh)) {
+            List<CompletableFuture<byte[][]>> pairs = new ArrayList<>();
+            List<CompletableFuture<byte[]>> sigs = new ArrayList<>();
+            List<CompletableFuture<Boolean>> verdicts = new ArrayList<>();
+            for (int i = 0; i < c.n; i++) {
+                pairs.add(b.keyGen(p, Arrays.copyOfRange(c.seeds, i * 32, (i + 1) * 32)));
+                sigs.add(b.sign(p, record(c.sks, i, p.privateKeyBytes()), record(c.mus, i, 64),
+                        record(c.rnds, i, p.rndBytes())));
+                byte[] sig = record(c.sigs, i, p.signatureBytes());
+                if (i % 7 == 3) {
+                    sig[100] ^= 1;
+                }
+                verdicts.add(b.verify(p, record(c.pks, i, p.publicKeyBytes()), record(c.mus, i, 64), sig));
+            }
+            CompletableFuture<byte[]> bad = b.sign(p, badKey, record(c.mus, 0, 64), record(c.rnds, 0, p.rndBytes()));
+            for (int i = 0; i < c.n; i++) {
+                assertArrayEquals(record(c.pks, i, p.publicKeyBytes()), pairs.get(i).join()[0], "public key " + i);
+                assertArrayEquals(record(c.sks, i, p.privateKeyBytes()), pairs.get(i).join()[1], "private key " + i);
+                assertArrayEquals(record(c.sigs, i, p.signatureBytes()), sigs.get(i).join(), "signature " + i);
+                assertEquals(i % 7 != 3, verdicts.get(i).join(), "verdict " + i);
+            }
+            CompletionException e = assertThrows(CompletionException.class, bad::join);
+            assertInstanceOf(InvalidKeyException.class, e.getCause());
+            assertEquals(0, b.metrics().getFallbackCount(), "every batch ran on the GPU");
+        }
+    }
+
+    private static byte[] record(byte[] records, int i, int size) {
+        return Arrays.copyOfRange(records, i * size, (i + 1) * size);
     }
 
     @Test

@@ -1,0 +1,94 @@
+package io.dilithiumgpu.batch;
+
+import io.dilithiumgpu.backend.HostBuffer;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.function.LongFunction;
+
+/**
+ * One array of fixed-size records of a {@link Batch}: a heap {@code byte[]}, or a backend's
+ * {@link HostBuffer} (for the CUDA backend, page-locked memory the device copies straight from
+ * and to, so that a batch's records cross host memory once instead of three times).
+ *
+ * <p>Ownership: like the batch that holds it, touched by one batch thread at a time.
+ */
+final class Records {
+    private static final byte[] ZEROS = new byte[1 << 16];
+
+    private final int recordBytes;
+    private final byte[] array;
+    private final HostBuffer host;
+    private final ByteBuffer view;
+
+    private Records(int recordBytes, byte[] array, HostBuffer host) {
+        this.recordBytes = recordBytes;
+        this.array = array;
+        this.host = host;
+        this.view = host == null ? null : host.buffer();
+    }
+
+    /**
+     * Room for {@code capacity} records of {@code recordBytes} bytes: in a host buffer from
+     * {@code allocator}, or on the heap when it is null.
+     */
+    static Records of(int capacity, int recordBytes, LongFunction<HostBuffer> allocator) {
+        long bytes = (long) capacity * recordBytes;
+        return allocator == null ? new Records(recordBytes, new byte[Math.toIntExact(bytes)], null)
+                : new Records(recordBytes, null, allocator.apply(bytes));
+    }
+
+    /** Whether the records are in a host buffer ({@link #host()}) rather than an array ({@link #array()}). */
+    boolean inHost() {
+        return host != null;
+    }
+
+    byte[] array() {
+        return array;
+    }
+
+    HostBuffer host() {
+        return host;
+    }
+
+    /** Copies {@code record} (exactly one record long) into record {@code slot}. */
+    void put(int slot, byte[] record) {
+        if (array != null) {
+            System.arraycopy(record, 0, array, slot * recordBytes, recordBytes);
+        } else {
+            view.put(slot * recordBytes, record, 0, recordBytes);
+        }
+    }
+
+    /** A copy of record {@code slot}. */
+    byte[] copy(int slot) {
+        if (array != null) {
+            return Arrays.copyOfRange(array, slot * recordBytes, (slot + 1) * recordBytes);
+        }
+        byte[] out = new byte[recordBytes];
+        view.get(slot * recordBytes, out);
+        return out;
+    }
+
+    /** Zeroes records {@code [0, n)}. */
+    void zero(int n) {
+        if (array != null) {
+            Arrays.fill(array, 0, n * recordBytes, (byte) 0);
+            return;
+        }
+        int at = 0;
+        int end = n * recordBytes;
+        while (at < end) {
+            int k = Math.min(ZEROS.length, end - at);
+            view.put(at, ZEROS, 0, k);
+            at += k;
+        }
+    }
+
+    /** Releases a host buffer (zeroing it whole); nothing for an array. */
+    void release() {
+        if (host != null) {
+            host.close();
+        }
+    }
+}
