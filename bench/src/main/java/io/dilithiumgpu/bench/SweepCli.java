@@ -208,7 +208,7 @@ public final class SweepCli implements Subcommand {
             return Backends.cuda(configured);
         }
         return Backends.cuda(new CudaConfig(streams, configured.slotTasks(), configured.minChunkTasks(),
-                configured.copyThreads(), configured.retryAfter()));
+                configured.copyThreads(), configured.retryAfter(), configured.sync()));
     }
 
     private static void sweep(Backend backend, String label, int streams, Plan plan, List<Point> points,

@@ -27,6 +27,8 @@ final class Chunk {
     /** Views of {@link #pinned}, for clearing the records of failed tasks; null with it. */
     final ByteBuffer[] views;
     final CompletableFuture<Void> done = new CompletableFuture<>();
+    /** Whether the slot sleeps while it waits for this chunk's GPU work ({@link CudaConfig.Sync#ADAPTIVE}). */
+    boolean sleep;
     /** {@link System#nanoTime()} when queued for a slot. */
     long queuedNanos;
 

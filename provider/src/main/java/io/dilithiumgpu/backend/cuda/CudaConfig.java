@@ -42,7 +42,15 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
          * took on the GPU, then spin ({@link GpuTimeModel}): the core is free for most of the
          * wait, and the wake-up is as prompt as spinning.
          */
-        NAP(CUctx_flags.CU_CTX_SCHED_SPIN);
+        NAP(CUctx_flags.CU_CTX_SCHED_SPIN),
+        /**
+         * Chosen per call: a bulk call (several chunks) waits as {@link #AUTO} does; a call of one
+         * chunk (the batcher's batches, when concurrent single calls fill them) sleeps on a
+         * blocking-sync event, leaving the core to the callers (JCA signing at 4,096 callers
+         * gained 10 to 30 % from sleeping waits on the H100 host; the batch table lost about
+         * 7 % from them).
+         */
+        ADAPTIVE(CUctx_flags.CU_CTX_SCHED_AUTO);
 
         final int flag;
 
@@ -54,11 +62,16 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
         boolean naps() {
             return this == NAP;
         }
+
+        /** Whether a call of one chunk sleeps while it waits for the GPU ({@link #ADAPTIVE}). */
+        boolean sleepsForLoneChunks() {
+            return this == ADAPTIVE;
+        }
     }
 
-    /** A configuration with the driver's default waiting ({@link Sync#AUTO}). */
+    /** A configuration with the default waiting ({@link Sync#ADAPTIVE}). */
     public CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks, int copyThreads, Duration retryAfter) {
-        this(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, Sync.AUTO);
+        this(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, Sync.ADAPTIVE);
     }
 
     /** System property prefix: {@code dilithiumgpu.cuda.streams}, {@code .slotTasks}, .... */
@@ -82,9 +95,9 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
 
     /**
      * 8 streams per GPU, 8192 tasks per slot, chunks of at least 1024, copies on up to 8 threads,
-     * retry after 30 s. Eight streams, not four: a batch of 10,000 then goes out as eight chunks
-     * whose copies and kernels overlap; on an H100 this raised ML-DSA-44 keygen from 5.80 to
-     * 6.58 M ops/s host to host (docs/performance.md).
+     * retry after 30 s, {@link Sync#ADAPTIVE} waits. Eight streams, not four: a batch of 10,000
+     * then goes out as eight chunks whose copies and kernels overlap; on an H100 this raised
+     * ML-DSA-44 keygen from 5.80 to 6.58 M ops/s host to host (docs/performance.md).
      */
     public static CudaConfig defaults() {
         int cores = Runtime.getRuntime().availableProcessors();
@@ -94,7 +107,8 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
     /**
      * The defaults, overridden by the system properties {@code dilithiumgpu.cuda.streams},
      * {@code .slotTasks}, {@code .minChunkTasks}, {@code .copyThreads}, {@code .retryMillis} and
-     * {@code .sync} ({@code auto}, {@code spin}, {@code yield}, {@code blocking} or {@code nap}).
+     * {@code .sync} ({@code adaptive}, {@code auto}, {@code spin}, {@code yield}, {@code blocking} or
+     * {@code nap}).
      *
      * @throws IllegalArgumentException when a property is not a number or out of range
      */
@@ -117,7 +131,7 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
         try {
             return Sync.valueOf(value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(PREFIX + "sync must be auto, spin, yield, blocking or nap, not " + value, e);
+            throw new IllegalArgumentException(PREFIX + "sync must be adaptive, auto, spin, yield, blocking or nap, not " + value, e);
         }
     }
 

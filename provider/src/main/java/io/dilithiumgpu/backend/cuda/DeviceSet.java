@@ -93,7 +93,7 @@ final class DeviceSet implements AutoCloseable {
             // Interleaved, so that the first free slots spread over the devices.
             for (int s = 0; s < config.streamsPerDevice(); s++) {
                 for (DeviceContext device : devices) {
-                    slots.add(StreamSlot.open(device, s, config.slotTasks(), copier, config.sync().naps()));
+                    slots.add(StreamSlot.open(device, s, config.slotTasks(), copier, config.sync()));
                 }
             }
             DeviceSet set = new DeviceSet(config, List.copyOf(devices), List.copyOf(slots), copier, stats);
@@ -179,8 +179,11 @@ final class DeviceSet implements AutoCloseable {
     void run(ParameterSet params, Operation op, int n, byte[][] arrays, Pointer[] pinned, ByteBuffer[] views) {
         int[] bounds = Chunk.bounds(n, config.slotTasks(), slots.size(), config.minChunkTasks());
         List<Chunk> chunks = new ArrayList<>(bounds.length - 1);
+        boolean sleep = config.sync().sleepsForLoneChunks() && bounds.length == 2;
         for (int i = 0; i + 1 < bounds.length; i++) {
-            chunks.add(new Chunk(params, op, bounds[i], bounds[i + 1] - bounds[i], arrays, pinned, views));
+            Chunk c = new Chunk(params, op, bounds[i], bounds[i + 1] - bounds[i], arrays, pinned, views);
+            c.sleep = sleep;
+            chunks.add(c);
         }
         synchronized (this) {
             for (Chunk c : chunks) {

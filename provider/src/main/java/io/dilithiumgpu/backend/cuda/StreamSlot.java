@@ -57,7 +57,12 @@ final class StreamSlot implements AutoCloseable {
     private final CUdeviceptr workspace = new CUdeviceptr();
     /** Recorded after each upload: secret inputs can leave the pinned block once it completes. */
     private final CUevent uploaded = new CUevent();
+    /** {@link #uploaded} and the end of a chunk's work, for chunks that sleep while they wait (blocking-sync events). */
+    private final CUevent uploadedSleeping = new CUevent();
+    private final CUevent finishedSleeping = new CUevent();
+    private final boolean sleeper;
     private boolean eventCreated;
+    private boolean sleepEventsCreated;
     private boolean streamCreated;
     private boolean hostAllocated;
     private boolean deviceAllocated;
@@ -66,12 +71,13 @@ final class StreamSlot implements AutoCloseable {
     private ByteBuffer host;
     private boolean closed;
 
-    private StreamSlot(DeviceContext device, int index, HostCopier copier, boolean nap, long blockBytes,
+    private StreamSlot(DeviceContext device, int index, HostCopier copier, CudaConfig.Sync sync, long blockBytes,
                        long workspaceBytes) {
         this.device = device;
         this.index = index;
         this.copier = copier;
-        this.naps = nap ? new GpuTimeModel() : null;
+        this.naps = sync.naps() ? new GpuTimeModel() : null;
+        this.sleeper = sync.sleepsForLoneChunks();
         this.blockBytes = blockBytes;
         this.workspaceBytes = workspaceBytes;
     }
@@ -80,14 +86,14 @@ final class StreamSlot implements AutoCloseable {
      * Creates the stream and allocates the slot's memory on {@code device}.
      *
      * @param slotTasks the most tasks one launch holds
-     * @param nap       whether the worker sleeps after a launch before it waits for the stream
-     *                  ({@link CudaConfig.Sync#NAP})
+     * @param sync      how the worker waits: it naps after a launch ({@link CudaConfig.Sync#NAP}),
+     *                  or sleeps through chunks marked {@link Chunk#sleep} ({@link CudaConfig.Sync#ADAPTIVE})
      * @throws BackendException when a CUDA call fails (typically CUDA_ERROR_OUT_OF_MEMORY)
      */
-    static StreamSlot open(DeviceContext device, int index, int slotTasks, HostCopier copier, boolean nap) {
+    static StreamSlot open(DeviceContext device, int index, int slotTasks, HostCopier copier, CudaConfig.Sync sync) {
         long blockBytes = BatchLayout.capacityBytes(slotTasks);
         long workspaceBytes = Math.max(BatchLayout.ALIGNMENT, device.workspaceBytes(slotTasks));
-        StreamSlot s = new StreamSlot(device, index, copier, nap, blockBytes, workspaceBytes);
+        StreamSlot s = new StreamSlot(device, index, copier, sync, blockBytes, workspaceBytes);
         boolean done = false;
         try {
             s.allocate();
@@ -122,6 +128,14 @@ final class StreamSlot implements AutoCloseable {
         CudaCall.check("cuEventCreate(" + where + ")",
                 () -> JCudaDriver.cuEventCreate(uploaded, CUevent_flags.CU_EVENT_DISABLE_TIMING));
         eventCreated = true;
+        if (sleeper) {
+            int flags = CUevent_flags.CU_EVENT_DISABLE_TIMING | CUevent_flags.CU_EVENT_BLOCKING_SYNC;
+            CudaCall.check("cuEventCreate(blocking, " + where + ")",
+                    () -> JCudaDriver.cuEventCreate(uploadedSleeping, flags));
+            CudaCall.check("cuEventCreate(blocking, " + where + ")",
+                    () -> JCudaDriver.cuEventCreate(finishedSleeping, flags));
+            sleepEventsCreated = true;
+        }
         zero(host, 0, blockBytes);
         CudaCall.check("cuMemsetD8Async(clear block, " + where + ")",
                 () -> JCudaDriver.cuMemsetD8Async(deviceBlock, (byte) 0, blockBytes, stream));
@@ -198,12 +212,13 @@ final class StreamSlot implements AutoCloseable {
         long unpacked = started;
         boolean direct = c.pinned != null;
         try {
+            CUevent uploadDone = c.sleep ? uploadedSleeping : uploaded;
             if (direct) {
                 uploadDirect(c, layout, where);
             } else {
                 pack(c, layout);
                 packed = System.nanoTime();
-                upload(layout, where);
+                upload(layout, uploadDone, where);
             }
             launch(kernel, layout, where);
             if (direct) {
@@ -213,11 +228,11 @@ final class StreamSlot implements AutoCloseable {
             }
             if (layout.hasSecretInputs() && !direct) {
                 CudaCall.check("cuEventSynchronize(upload, " + where + ")",
-                        () -> JCudaDriver.cuEventSynchronize(uploaded));
+                        () -> JCudaDriver.cuEventSynchronize(uploadDone));
                 zeroHostRegions(layout, true);
             }
             nap(c, packed);
-            CudaCall.check("cuStreamSynchronize (" + where + ")", () -> JCudaDriver.cuStreamSynchronize(stream));
+            awaitStream(c.sleep, where);
             computed = System.nanoTime();
             if (naps != null) {
                 naps.record(c.params, c.op, c.count, computed - packed);
@@ -236,7 +251,7 @@ final class StreamSlot implements AutoCloseable {
         } finally {
             long wipeStart = System.nanoTime();
             if (layout.hasSecrets()) {
-                wipe(layout, kernel, where, failure);
+                wipe(layout, kernel, where, failure, c.sleep);
             }
             if (failure == null) {
                 stats.chunkRan(c.count, started - c.queuedNanos, packed - started, computed - packed,
@@ -271,10 +286,25 @@ final class StreamSlot implements AutoCloseable {
         });
     }
 
-    private void upload(BatchLayout layout, String where) {
+    /**
+     * Waits for all work queued on the stream: spinning or not as the context's scheduling says,
+     * or, for a chunk that sleeps, on a blocking-sync event recorded now.
+     */
+    private void awaitStream(boolean sleep, String where) {
+        if (sleep) {
+            CudaCall.check("cuEventRecord(finished, " + where + ")",
+                    () -> JCudaDriver.cuEventRecord(finishedSleeping, stream));
+            CudaCall.check("cuEventSynchronize(finished, " + where + ")",
+                    () -> JCudaDriver.cuEventSynchronize(finishedSleeping));
+        } else {
+            CudaCall.check("cuStreamSynchronize (" + where + ")", () -> JCudaDriver.cuStreamSynchronize(stream));
+        }
+    }
+
+    private void upload(BatchLayout layout, CUevent done, String where) {
         CudaCall.check("cuMemcpyHtoDAsync(" + layout.inputBytes() + " bytes, " + where + ")",
                 () -> JCudaDriver.cuMemcpyHtoDAsync(deviceBlock, hostBlock, layout.inputBytes(), stream));
-        CudaCall.check("cuEventRecord(upload, " + where + ")", () -> JCudaDriver.cuEventRecord(uploaded, stream));
+        CudaCall.check("cuEventRecord(upload, " + where + ")", () -> JCudaDriver.cuEventRecord(done, stream));
         resetStatusAndScratch(layout, where);
     }
 
@@ -449,7 +479,7 @@ final class StreamSlot implements AutoCloseable {
      * first, when a failure is in flight, from the pinned block (always possible; on success the
      * launch path has already wiped them there).
      */
-    private void wipe(BatchLayout layout, Kernel kernel, String where, Throwable inFlight) {
+    private void wipe(BatchLayout layout, Kernel kernel, String where, Throwable inFlight, boolean sleep) {
         int n = layout.tasks();
         if (inFlight != null) {
             zeroHostRegions(layout, true);
@@ -468,7 +498,7 @@ final class StreamSlot implements AutoCloseable {
                 CudaCall.check("cuMemsetD8Async(wipe workspace, " + where + ")",
                         () -> JCudaDriver.cuMemsetD8Async(workspace, (byte) 0, used, stream));
             }
-            CudaCall.check("cuStreamSynchronize(wipe, " + where + ")", () -> JCudaDriver.cuStreamSynchronize(stream));
+            awaitStream(sleep, "wipe, " + where);
         } catch (BackendException e) {
             if (inFlight == null) {
                 throw e;
@@ -512,6 +542,8 @@ final class StreamSlot implements AutoCloseable {
             zero(host, 0, blockBytes);
         }
         release("cuEventDestroy", eventCreated, () -> JCudaDriver.cuEventDestroy(uploaded));
+        release("cuEventDestroy(blocking)", sleepEventsCreated, () -> JCudaDriver.cuEventDestroy(uploadedSleeping));
+        release("cuEventDestroy(blocking)", sleepEventsCreated, () -> JCudaDriver.cuEventDestroy(finishedSleeping));
         release("cuStreamDestroy", streamCreated, () -> JCudaDriver.cuStreamDestroy(stream));
         release("cuMemFree(workspace)", workspaceAllocated, () -> JCudaDriver.cuMemFree(workspace));
         release("cuMemFree(scratch)", scratchAllocated, () -> JCudaDriver.cuMemFree(scratch));

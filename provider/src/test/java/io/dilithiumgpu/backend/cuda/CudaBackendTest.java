@@ -98,6 +98,10 @@ class CudaBackendTest {
         }
 
         void checkOnGpu() {
+            checkOn(gpu);
+        }
+
+        void checkOn(CudaBackend gpu) {
             byte[] pk = new byte[pks.length];
             byte[] sk = new byte[sks.length];
             byte[] status = new byte[n];
@@ -219,6 +223,22 @@ class CudaBackendTest {
 
     private static byte[] record(byte[] records, int i, int size) {
         return Arrays.copyOfRange(records, i * size, (i + 1) * size);
+    }
+
+    /** Adaptive waits: a lone chunk sleeps on blocking-sync events, a bulk call spins; same results. */
+    @Test
+    void adaptiveWaitsGiveTheSameResultsForLoneChunksAndBulkCalls() {
+        CudaConfig adaptive = new CudaConfig(3, SLOT_TASKS, 8, 2, Duration.ofSeconds(30), CudaConfig.Sync.ADAPTIVE);
+        CudaBackend fresh = GpuTests.openOrSkip(adaptive);
+        try {
+            for (ParameterSet p : List.of(ParameterSet.ML_DSA_44, ParameterSet.DILITHIUM5)) {
+                new Case(p, SLOT_TASKS / 2, 0x5EED_000AL + p.ordinal()).checkOn(fresh);
+                new Case(p, 4 * SLOT_TASKS + 1, 0x5EED_000BL + p.ordinal()).checkOn(fresh);
+            }
+            assertTrue(fresh.healthy());
+        } finally {
+            fresh.close();
+        }
     }
 
     @Test

@@ -44,11 +44,13 @@ class CudaConfigTest {
 
     @Test
     void syncModeComesFromItsPropertyInAnyCase() {
-        assertEquals(CudaConfig.Sync.AUTO, CudaConfig.defaults().sync());
+        assertEquals(CudaConfig.Sync.ADAPTIVE, CudaConfig.defaults().sync());
+        assertTrue(CudaConfig.defaults().sync().sleepsForLoneChunks());
         try {
             System.setProperty(CudaConfig.PREFIX + "sync", "Blocking");
             assertEquals(CudaConfig.Sync.BLOCKING, CudaConfig.fromSystemProperties().sync());
             assertFalse(CudaConfig.fromSystemProperties().sync().naps());
+            assertFalse(CudaConfig.fromSystemProperties().sync().sleepsForLoneChunks());
             System.setProperty(CudaConfig.PREFIX + "sync", "nap");
             assertEquals(CudaConfig.Sync.NAP, CudaConfig.fromSystemProperties().sync());
             assertTrue(CudaConfig.fromSystemProperties().sync().naps());
