@@ -108,7 +108,8 @@ public final class ThroughputCli implements Subcommand {
                 warmUpEverySet(backend, s, check, random);
                 for (ParameterSet p : s.sets()) {
                     long start = System.nanoTime();
-                    try (BatchBench bench = new BatchBench(backend, p, s.batch(), check, s.samples(), random, s.memory())) {
+                    try (BatchBench bench = new BatchBench(backend, p, s.batch(), check, s.samples(), random,
+                            s.memory())) {
                         for (Operation op : Operation.values()) {
                             ChunkTimes before = ChunkTimes.of(backend);
                             double[] rates = Runs.measure(stage(bench, op), s.batch(), s.warmup(), s.runs());
@@ -210,7 +211,8 @@ public final class ThroughputCli implements Subcommand {
                 "min_ops_per_s", "max_ops_per_s", "target_ops_per_s", "paper_ops_per_s");
         for (Result r : results) {
             int level = r.set().level();
-            csv.row(r.backend(), r.memory().label(), r.set().algorithmName(), level, opName(r.op()), r.batch(), r.summary().runs(),
+            csv.row(r.backend(), r.memory().label(), r.set().algorithmName(), level, opName(r.op()), r.batch(),
+                    r.summary().runs(),
                     r.summary().median(), r.summary().min(), r.summary().max(),
                     Targets.target(r.op(), level), Targets.paper(r.op(), level));
         }

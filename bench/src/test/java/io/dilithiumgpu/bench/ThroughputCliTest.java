@@ -61,7 +61,8 @@ class ThroughputCliTest {
 
     @Test
     void rowShowsMedianSpreadAndTheReferencePointsOfTheLevel() {
-        ThroughputCli.Result r = new ThroughputCli.Result("cuda", BatchBench.Memory.PINNED, ParameterSet.ML_DSA_65, Operation.SIGN, 10_000,
+        ThroughputCli.Result r = new ThroughputCli.Result("cuda", BatchBench.Memory.PINNED, ParameterSet.ML_DSA_65,
+                Operation.SIGN, 10_000,
                 Stats.summarize(new double[] {1_000_000, 1_200_000, 1_150_000}));
         assertArrayEquals(new String[] {"ML-DSA-65", "sign", "1,150,000", "1,000,000", "1,200,000", "1,150,000",
                 "100%", "753,000"}, ThroughputCli.row(r));
@@ -69,7 +70,8 @@ class ThroughputCliTest {
 
     @Test
     void csvCarriesPlainNumbers() {
-        ThroughputCli.Result r = new ThroughputCli.Result("cpu", BatchBench.Memory.ARRAYS, ParameterSet.DILITHIUM2, Operation.VERIFY, 64,
+        ThroughputCli.Result r = new ThroughputCli.Result("cpu", BatchBench.Memory.ARRAYS, ParameterSet.DILITHIUM2,
+                Operation.VERIFY, 64,
                 Stats.summarize(new double[] {1500.5, 1400, 1600}));
         String csv = ThroughputCli.csv(List.of(r)).content();
         assertEquals("backend,memory,set,level,operation,batch,runs,median_ops_per_s,min_ops_per_s,max_ops_per_s,"

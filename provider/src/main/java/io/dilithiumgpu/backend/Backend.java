@@ -140,13 +140,19 @@ public interface Backend extends AutoCloseable {
         HostBatches.keyGen(this, params, n, seeds, publicKeys, privateKeys, status);
     }
 
-    /** {@link #sign(ParameterSet, int, byte[], byte[], byte[], byte[], byte[])} with the records in host buffers, as for {@code keyGen}. */
+    /**
+     * {@link #sign(ParameterSet, int, byte[], byte[], byte[], byte[], byte[])} with the records in
+     * host buffers, as for {@code keyGen}.
+     */
     default void sign(ParameterSet params, int n, HostBuffer privateKeys, HostBuffer mus, HostBuffer rnds,
                       HostBuffer signatures, byte[] status) {
         HostBatches.sign(this, params, n, privateKeys, mus, rnds, signatures, status);
     }
 
-    /** {@link #verify(ParameterSet, int, byte[], byte[], byte[], byte[])} with the records in host buffers, as for {@code keyGen}. */
+    /**
+     * {@link #verify(ParameterSet, int, byte[], byte[], byte[], byte[])} with the records in host
+     * buffers, as for {@code keyGen}.
+     */
     default void verify(ParameterSet params, int n, HostBuffer publicKeys, HostBuffer mus, HostBuffer signatures,
                         byte[] status) {
         HostBatches.verify(this, params, n, publicKeys, mus, signatures, status);

@@ -112,11 +112,11 @@ class HostBufferTest {
             byte[] status = new byte[n];
             cpu.keyGen(p, n, seedsIn, pkOut, skOut, status);
             assertArrayEquals(new byte[n], status);
-            assertArrayEquals(pks, contents(pkOut));
-            assertArrayEquals(sks, contents(skOut));
+            assertArrayEquals(pks, HostBufferFixtures.contents(pkOut));
+            assertArrayEquals(sks, HostBufferFixtures.contents(skOut));
             cpu.sign(p, n, skOut, musIn, rndsIn, sigOut, status);
             assertArrayEquals(new byte[n], status);
-            assertArrayEquals(sigs, contents(sigOut));
+            assertArrayEquals(sigs, HostBufferFixtures.contents(sigOut));
             cpu.verify(p, n, pkOut, musIn, sigOut, status);
             assertArrayEquals(new byte[n], status);
             cpu.verify(p, n, pkOut, musIn, badIn, status);
@@ -141,15 +141,7 @@ class HostBufferTest {
     }
 
     private static HostBuffer copy(byte[] records) {
-        HostBuffer b = HostBuffer.allocate(records.length);
-        b.buffer().put(0, records);
-        return b;
-    }
-
-    private static byte[] contents(HostBuffer b) {
-        byte[] a = new byte[Math.toIntExact(b.bytes())];
-        b.buffer().get(0, a);
-        return a;
+        return HostBufferFixtures.filled(HostBuffer::allocate, records);
     }
 
     private static byte[] random(SplittableRandom r, int n) {

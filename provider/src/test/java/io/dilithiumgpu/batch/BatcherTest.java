@@ -306,7 +306,8 @@ class BatcherTest {
         Batcher b = open(BatchConfig.builder().hostBuffers(false).build(), spy, null);
         ParameterSet p = ParameterSet.ML_DSA_65;
         Fixtures.KeyPair kp = keys(p);
-        byte[] sig = assertTimeoutPreemptively(GENEROUS, () -> b.sign(p, kp.sk, mu(p, kp.tr, message(3)), rnd(p, 3)).join());
+        byte[] sig = assertTimeoutPreemptively(GENEROUS,
+                () -> b.sign(p, kp.sk, mu(p, kp.tr, message(3)), rnd(p, 3)).join());
         assertTrue(Fixtures.referenceVerifies(p, kp.pk, message(3), sig));
         assertTrue(spy.hostBuffers.isEmpty());
         assertFalse(spy.secretArrays.isEmpty(), "the batch reached the backend as heap arrays");

@@ -57,7 +57,7 @@ final class StreamSlot implements AutoCloseable {
     private final CUdeviceptr workspace = new CUdeviceptr();
     /** Recorded after each upload: secret inputs can leave the pinned block once it completes. */
     private final CUevent uploaded = new CUevent();
-    /** {@link #uploaded} and the end of a chunk's work, for chunks that sleep while they wait (blocking-sync events). */
+    /** {@link #uploaded} and the end of a chunk's work for chunks that sleep while they wait: blocking-sync events. */
     private final CUevent uploadedSleeping = new CUevent();
     private final CUevent finishedSleeping = new CUevent();
     private final boolean sleeper;

@@ -2,6 +2,7 @@ package io.dilithiumgpu.backend.cuda;
 
 import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.HostBuffer;
+import io.dilithiumgpu.backend.HostBufferFixtures;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.backend.cpu.CpuBackend;
@@ -119,40 +120,29 @@ class CudaBackendTest {
 
         /** As {@link #checkOnGpu()}, with every record in host buffers from {@code allocate}. */
         void checkOnGpuInHostBuffers(LongFunction<HostBuffer> allocate) {
-            try (HostBuffer seedsIn = filled(allocate, seeds);
+            try (HostBuffer seedsIn = HostBufferFixtures.filled(allocate, seeds);
                  HostBuffer pkOut = allocate.apply(pks.length);
                  HostBuffer skOut = allocate.apply(sks.length);
-                 HostBuffer skIn = filled(allocate, sks);
-                 HostBuffer musIn = filled(allocate, mus);
-                 HostBuffer rndsIn = filled(allocate, rnds);
+                 HostBuffer skIn = HostBufferFixtures.filled(allocate, sks);
+                 HostBuffer musIn = HostBufferFixtures.filled(allocate, mus);
+                 HostBuffer rndsIn = HostBufferFixtures.filled(allocate, rnds);
                  HostBuffer sigOut = allocate.apply(sigs.length);
-                 HostBuffer pkIn = filled(allocate, pks);
-                 HostBuffer sigIn = filled(allocate, sigs)) {
+                 HostBuffer pkIn = HostBufferFixtures.filled(allocate, pks);
+                 HostBuffer sigIn = HostBufferFixtures.filled(allocate, sigs)) {
                 byte[] status = new byte[n];
                 gpu.keyGen(p, n, seedsIn, pkOut, skOut, status);
                 assertArrayEquals(new byte[n], status, p + " keyGen status");
-                assertArrayEquals(pks, contents(pkOut), p + " public keys");
-                assertArrayEquals(sks, contents(skOut), p + " private keys");
+                assertArrayEquals(pks, HostBufferFixtures.contents(pkOut), p + " public keys");
+                assertArrayEquals(sks, HostBufferFixtures.contents(skOut), p + " private keys");
                 gpu.sign(p, n, skIn, musIn, rndsIn, sigOut, status);
                 assertArrayEquals(signStatus, status, p + " sign status");
-                assertArrayEquals(sigs, contents(sigOut), p + " signatures");
+                assertArrayEquals(sigs, HostBufferFixtures.contents(sigOut), p + " signatures");
                 gpu.verify(p, n, pkIn, musIn, sigIn, status);
                 assertArrayEquals(new byte[n], status, p + " verify status");
             }
         }
     }
 
-    private static HostBuffer filled(LongFunction<HostBuffer> allocate, byte[] records) {
-        HostBuffer b = allocate.apply(records.length);
-        b.buffer().put(0, records);
-        return b;
-    }
-
-    private static byte[] contents(HostBuffer b) {
-        byte[] a = new byte[Math.toIntExact(b.bytes())];
-        b.buffer().get(0, a);
-        return a;
-    }
 
     private static byte[] random(SplittableRandom r, int n) {
         byte[] b = new byte[n];
@@ -243,7 +233,8 @@ class CudaBackendTest {
 
     @Test
     void plainHostBuffersAreCopiedThroughArraysWithTheSameResults() {
-        new Case(ParameterSet.ML_DSA_44, 2 * SLOT_TASKS + 1, 0x5EED_0007L).checkOnGpuInHostBuffers(HostBuffer::allocate);
+        new Case(ParameterSet.ML_DSA_44, 2 * SLOT_TASKS + 1, 0x5EED_0007L)
+                .checkOnGpuInHostBuffers(HostBuffer::allocate);
     }
 
     @Test
@@ -254,9 +245,9 @@ class CudaBackendTest {
         byte[] sks = c.sks.clone();
         sks[2 * p.privateKeyBytes() + 2 * ParameterSet.SEED_BYTES + p.trBytes()] = (byte) 0xFF;
         int s = p.signatureBytes();
-        try (HostBuffer skIn = filled(gpu::allocateHost, sks);
-             HostBuffer musIn = filled(gpu::allocateHost, c.mus);
-             HostBuffer rndsIn = filled(gpu::allocateHost, c.rnds);
+        try (HostBuffer skIn = HostBufferFixtures.filled(gpu::allocateHost, sks);
+             HostBuffer musIn = HostBufferFixtures.filled(gpu::allocateHost, c.mus);
+             HostBuffer rndsIn = HostBufferFixtures.filled(gpu::allocateHost, c.rnds);
              HostBuffer sigOut = gpu.allocateHost(c.sigs.length)) {
             byte[] filler = new byte[c.sigs.length];
             Arrays.fill(filler, (byte) 0x5A);
@@ -264,7 +255,7 @@ class CudaBackendTest {
             byte[] status = new byte[c.n];
             Arrays.fill(status, (byte) 0x5A);
             gpu.sign(p, n, skIn, musIn, rndsIn, sigOut, status);
-            byte[] sig = contents(sigOut);
+            byte[] sig = HostBufferFixtures.contents(sigOut);
             for (int i = 0; i < c.n; i++) {
                 byte expected = i == 2 ? TaskStatus.INVALID_KEY : i < n ? TaskStatus.OK : (byte) 0x5A;
                 assertEquals(expected, status[i], "status " + i);
