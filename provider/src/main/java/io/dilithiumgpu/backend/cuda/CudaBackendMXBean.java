@@ -33,4 +33,10 @@ public interface CudaBackendMXBean {
 
     /** Wiping the secrets from pinned, device and workspace memory, after the caller has its outputs. */
     long getWipeNanos();
+
+    /**
+     * Chunks whose slot slept on a blocking-sync event while the GPU worked, rather than spinning:
+     * lone chunks on busy devices under {@code adaptive} waits (see {@link CudaConfig.Sync#ADAPTIVE}).
+     */
+    long getSleptChunkCount();
 }

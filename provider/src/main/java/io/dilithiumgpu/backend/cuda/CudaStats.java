@@ -13,13 +13,21 @@ final class CudaStats implements CudaBackendMXBean {
     private final LongAdder gpu = new LongAdder();
     private final LongAdder unpack = new LongAdder();
     private final LongAdder wipe = new LongAdder();
+    private final LongAdder slept = new LongAdder();
 
     CudaStats(Supplier<String> description) {
         this.description = description;
     }
 
-    /** One chunk of {@code count} tasks and its stage times in nanoseconds. */
-    void chunkRan(int count, long slotWaitNanos, long packNanos, long gpuNanos, long unpackNanos, long wipeNanos) {
+    /**
+     * One chunk of {@code count} tasks and its stage times in nanoseconds; {@code slept}: its slot
+     * slept while the GPU worked.
+     */
+    void chunkRan(int count, long slotWaitNanos, long packNanos, long gpuNanos, long unpackNanos, long wipeNanos,
+                  boolean slept) {
+        if (slept) {
+            this.slept.increment();
+        }
         chunks.increment();
         tasks.add(count);
         slotWait.add(slotWaitNanos);
@@ -32,6 +40,11 @@ final class CudaStats implements CudaBackendMXBean {
     @Override
     public String getDescription() {
         return description.get();
+    }
+
+    @Override
+    public long getSleptChunkCount() {
+        return slept.sum();
     }
 
     @Override

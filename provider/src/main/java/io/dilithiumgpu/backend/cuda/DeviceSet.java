@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Every GPU of the host, opened: a {@link DeviceContext} per device, {@code streamsPerDevice}
@@ -38,6 +39,8 @@ final class DeviceSet implements AutoCloseable {
     private final HostCopier copier;
     private final CudaStats stats;
     private final BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
+    /** Chunks of calls in progress, queued or running: how busy the devices are when a call comes. */
+    private final AtomicInteger chunksInFlight = new AtomicInteger();
     private final List<Thread> workers = new ArrayList<>();
     private final Map<ParameterSet, Map<Operation, Integer>> preferred = new EnumMap<>(ParameterSet.class);
     private final String description;
@@ -179,7 +182,8 @@ final class DeviceSet implements AutoCloseable {
     void run(ParameterSet params, Operation op, int n, byte[][] arrays, Pointer[] pinned, ByteBuffer[] views) {
         int[] bounds = Chunk.bounds(n, config.slotTasks(), slots.size(), config.minChunkTasks());
         List<Chunk> chunks = new ArrayList<>(bounds.length - 1);
-        boolean sleep = config.sync().sleepsForLoneChunks() && bounds.length == 2;
+        int busy = chunksInFlight.getAndAdd(bounds.length - 1);
+        boolean sleep = config.sync().sleepsForLoneChunks() && bounds.length == 2 && busy >= slots.size() / 2;
         for (int i = 0; i + 1 < bounds.length; i++) {
             Chunk c = new Chunk(params, op, bounds[i], bounds[i + 1] - bounds[i], arrays, pinned, views);
             c.sleep = sleep;
@@ -199,7 +203,9 @@ final class DeviceSet implements AutoCloseable {
         for (Chunk c : chunks) {
             try {
                 c.done.join();
+                chunksInFlight.decrementAndGet();
             } catch (CompletionException e) {
+                chunksInFlight.decrementAndGet();
                 BackendException cause = e.getCause() instanceof BackendException b ? b
                         : new BackendException("CUDA backend failure: " + e.getCause(), e.getCause());
                 if (first == null) {

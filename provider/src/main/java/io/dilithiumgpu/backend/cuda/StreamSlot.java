@@ -255,7 +255,7 @@ final class StreamSlot implements AutoCloseable {
             }
             if (failure == null) {
                 stats.chunkRan(c.count, started - c.queuedNanos, packed - started, computed - packed,
-                        unpacked - computed, System.nanoTime() - wipeStart);
+                        unpacked - computed, System.nanoTime() - wipeStart, c.sleep);
             }
         }
     }

@@ -215,18 +215,38 @@ class CudaBackendTest {
         return Arrays.copyOfRange(records, i * size, (i + 1) * size);
     }
 
-    /** Adaptive waits: a lone chunk sleeps on blocking-sync events, a bulk call spins; same results. */
+    /**
+     * Adaptive waits: lone chunks on idle devices and bulk calls spin, lone chunks on busy devices
+     * (concurrent callers) sleep on blocking-sync events; the results are the same.
+     */
     @Test
-    void adaptiveWaitsGiveTheSameResultsForLoneChunksAndBulkCalls() {
+    void adaptiveWaitsGiveTheSameResultsWhetherSlotsSpinOrSleep() throws Exception {
         CudaConfig adaptive = new CudaConfig(3, SLOT_TASKS, 8, 2, Duration.ofSeconds(30), CudaConfig.Sync.ADAPTIVE);
         CudaBackend fresh = GpuTests.openOrSkip(adaptive);
+        ExecutorService callers = Executors.newFixedThreadPool(8);
         try {
             for (ParameterSet p : List.of(ParameterSet.ML_DSA_44, ParameterSet.DILITHIUM5)) {
                 new Case(p, SLOT_TASKS / 2, 0x5EED_000AL + p.ordinal()).checkOn(fresh);
                 new Case(p, 4 * SLOT_TASKS + 1, 0x5EED_000BL + p.ordinal()).checkOn(fresh);
             }
+            assertEquals(0, fresh.metrics().getSleptChunkCount(), "one caller at a time: every slot spins");
+            List<Case> lone = new ArrayList<>();
+            for (ParameterSet p : ParameterSet.values()) {
+                lone.add(new Case(p, SLOT_TASKS - p.ordinal(), 0x5EED_000CL + p.ordinal()));
+            }
+            List<Future<?>> results = new ArrayList<>();
+            for (int round = 0; round < 6; round++) {
+                for (Case c : lone) {
+                    results.add(callers.submit(() -> c.checkOn(fresh)));
+                }
+            }
+            for (Future<?> f : results) {
+                f.get();
+            }
+            assertTrue(fresh.metrics().getSleptChunkCount() > 0, "concurrent lone chunks: slots slept");
             assertTrue(fresh.healthy());
         } finally {
+            callers.shutdown();
             fresh.close();
         }
     }
