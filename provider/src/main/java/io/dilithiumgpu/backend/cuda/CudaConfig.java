@@ -45,11 +45,12 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
         NAP(CUctx_flags.CU_CTX_SCHED_SPIN),
         /**
          * Chosen per call: a bulk call (several chunks) waits as {@link #AUTO} does, and so does a
-         * call of one chunk while the devices are not busy (fewer chunks in flight than half the
-         * slots: a lone caller keeps the spinning wait's latency); a call of one chunk on busy
-         * devices (the batcher's batches under many concurrent single calls) sleeps on a
-         * blocking-sync event, leaving the core to the callers (on the H100 host JCA signing at
-         * 4,096 callers ran 21 to 47 % faster than with {@link #AUTO}; the batch table lost about
+         * call of one chunk while no other chunk is in flight (a lone caller keeps the spinning
+         * wait's latency); a call of one chunk while others are in flight (the batcher's batches
+         * under concurrent single calls) sleeps on a blocking-sync event, leaving the core to the
+         * callers (on the H100 host JCA signing at
+         * 4,096 callers ran 21 to 47 % faster with sleeping waits than with {@link #AUTO}, and one
+         * caller's calls kept their latency only while idle devices spin; the batch table lost about
          * 7 % with {@link #BLOCKING} everywhere).
          */
         ADAPTIVE(CUctx_flags.CU_CTX_SCHED_AUTO);

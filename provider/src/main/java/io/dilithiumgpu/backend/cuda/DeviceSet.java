@@ -39,7 +39,10 @@ final class DeviceSet implements AutoCloseable {
     private final HostCopier copier;
     private final CudaStats stats;
     private final BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
-    /** Chunks of calls in progress, queued or running: how busy the devices are when a call comes. */
+    /**
+     * Chunks of calls in progress, queued or running: under {@link CudaConfig.Sync#ADAPTIVE} a lone
+     * chunk's slot sleeps while another chunk is in flight, and spins while none is.
+     */
     private final AtomicInteger chunksInFlight = new AtomicInteger();
     private final List<Thread> workers = new ArrayList<>();
     private final Map<ParameterSet, Map<Operation, Integer>> preferred = new EnumMap<>(ParameterSet.class);
@@ -183,7 +186,7 @@ final class DeviceSet implements AutoCloseable {
         int[] bounds = Chunk.bounds(n, config.slotTasks(), slots.size(), config.minChunkTasks());
         List<Chunk> chunks = new ArrayList<>(bounds.length - 1);
         int busy = chunksInFlight.getAndAdd(bounds.length - 1);
-        boolean sleep = config.sync().sleepsForLoneChunks() && bounds.length == 2 && busy >= slots.size() / 2;
+        boolean sleep = config.sync().sleepsForLoneChunks() && bounds.length == 2 && busy >= 1;
         for (int i = 0; i + 1 < bounds.length; i++) {
             Chunk c = new Chunk(params, op, bounds[i], bounds[i + 1] - bounds[i], arrays, pinned, views);
             c.sleep = sleep;
