@@ -239,15 +239,19 @@ final class DeviceSet implements AutoCloseable {
         }
         String what = "cuMemHostRegister(" + bytes + " bytes, device " + device.ordinal() + ")";
         device.bind(what);
+        int registered = CUresult.CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
         CudaCall.check(what, () -> {
+            int result;
             try {
-                return JCudaDriver.cuMemHostRegister(address, bytes, JCudaDriver.CU_MEMHOSTREGISTER_PORTABLE);
+                result = JCudaDriver.cuMemHostRegister(address, bytes, JCudaDriver.CU_MEMHOSTREGISTER_PORTABLE);
             } catch (CudaException e) {
-                if (CUresult.stringFor(CUresult.CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED).equals(e.getMessage())) {
-                    return CUresult.CUDA_SUCCESS;
+                // JCuda's exceptions (on in this process) carry the CUresult's name as their message.
+                if (!CUresult.stringFor(registered).equals(e.getMessage())) {
+                    throw e;
                 }
-                throw e;
+                result = registered;
             }
+            return result == registered ? CUresult.CUDA_SUCCESS : result;
         });
     }
 
