@@ -38,6 +38,18 @@ constexpr int BLOCK_SHARED_BYTES = block_shared_bytes(BLOCK_WARPS);
 #define DG_BLOCKS_PER_SM 4
 #endif
 
+/*
+ * Signing runs one warp per block, four times as many blocks per multiprocessor: the same warps,
+ * registers (the __launch_bounds__ cap stays 65536 / 512 = 128 per thread) and shared memory per
+ * warp, but a block no longer holds its multiprocessor slot until the slowest of four rejection
+ * loops ends. With one task per warp (a 1,250-task chunk on a GPU of 2,112 resident warps) a block
+ * of four lived for the longest of four geometric loops, about twice the mean for ML-DSA-44; on
+ * the H100 10,000 tasks over 8 streams signed 2 to 3.5 % faster this way (kernel_bench), while key
+ * generation and verification, whose tasks take equal time, lost about 1 % and keep four warps.
+ */
+constexpr int SIGN_BLOCK_THREADS = 32;
+#define DG_SIGN_BLOCKS_PER_SM (4 * DG_BLOCKS_PER_SM)
+
 #if defined(__CUDACC__)
 template <class Task>
 __device__ __forceinline__ void run_persistent(const typename Task::Args& args, uint8_t* status, int n,
@@ -83,14 +95,21 @@ __device__ __forceinline__ void run_persistent(const typename Task::Args& args, 
  * linkage (an unmangled name for cuModuleGetGlobal) and, unlike `extern "C" <declaration>`, still
  * defines the variable, so that a whole-program host build (test/kernel_bench.cu) links too.
  */
-#define DG_DEFINE_CFG(op, tag, TASK, PARAMS)                                                  \
+#define DG_DEFINE_CFG(op, tag, TASK, PARAMS) \
+    DG_DEFINE_CFG_SHAPED(op, tag, TASK, PARAMS, dg::BLOCK_THREADS, DG_BLOCKS_PER_SM)
+
+/** DG_DEFINE_CFG for blocks of THREADS threads, PER_SM of them resident per multiprocessor. */
+#define DG_DEFINE_CFG_SHAPED(op, tag, TASK, PARAMS, THREADS, PER_SM)                            \
     extern "C" {                                                                               \
     __constant__ int32_t op##_##tag##_cfg[ABI_CFG_WORDS] = {                                   \
-        dg::BLOCK_THREADS, dg::BLOCK_WARPS, dg::BLOCK_SHARED_BYTES, DG_BLOCKS_PER_SM,          \
+        (THREADS), (THREADS) / 32, dg::block_shared_bytes((THREADS) / 32), (PER_SM),           \
         dg::TASK<dg::PARAMS>::WS_WORDS * 4};                                                   \
     }
 
 /** __global__ with this file's block size and residency. */
 #define DG_ENTRY extern "C" __global__ void __launch_bounds__(dg::BLOCK_THREADS, DG_BLOCKS_PER_SM)
+
+/** __global__ with the signing kernels' block size and residency. */
+#define DG_SIGN_ENTRY extern "C" __global__ void __launch_bounds__(dg::SIGN_BLOCK_THREADS, DG_SIGN_BLOCKS_PER_SM)
 
 #endif

@@ -3,8 +3,8 @@
 #include "../include/sign.cuh"
 
 #define DG_SIGN(tag, PARAMS)                                                                     \
-    DG_DEFINE_CFG(sign, tag, SignTask, PARAMS)                                                   \
-    DG_ENTRY sign_##tag(const uint8_t* sks, const uint8_t* mus, const uint8_t* rnds, uint8_t* sigs, \
+    DG_DEFINE_CFG_SHAPED(sign, tag, SignTask, PARAMS, dg::SIGN_BLOCK_THREADS, DG_SIGN_BLOCKS_PER_SM) \
+    DG_SIGN_ENTRY sign_##tag(const uint8_t* sks, const uint8_t* mus, const uint8_t* rnds, uint8_t* sigs, \
                         uint8_t* status, int n, uint32_t* scratch, uint8_t* workspace) {           \
         dg::run_persistent<dg::SignTask<dg::PARAMS>>({sks, mus, rnds, sigs}, status, n, scratch,   \
                                                      workspace);                                  \
