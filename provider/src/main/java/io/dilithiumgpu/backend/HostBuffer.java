@@ -77,11 +77,20 @@ public class HostBuffer implements AutoCloseable {
 
     /** Zeroes the whole buffer. */
     public final void wipe() {
+        zero(0, bytes());
+    }
+
+    /**
+     * Zeroes bytes {@code [offset, offset + length)}.
+     *
+     * @throws IndexOutOfBoundsException when the range is not inside the buffer
+     */
+    public final void zero(long offset, long length) {
         ByteBuffer b = memory.duplicate();
-        int at = 0;
-        int left = b.capacity();
+        int at = Math.toIntExact(offset);
+        long left = length;
         while (left > 0) {
-            int n = Math.min(left, ZEROS.length);
+            int n = (int) Math.min(left, ZEROS.length);
             b.put(at, ZEROS, 0, n);
             at += n;
             left -= n;

@@ -14,8 +14,6 @@ import java.util.function.LongFunction;
  * <p>Ownership: like the batch that holds it, touched by one batch thread at a time.
  */
 final class Records {
-    private static final byte[] ZEROS = new byte[1 << 16];
-
     private final int recordBytes;
     private final byte[] array;
     private final HostBuffer host;
@@ -74,14 +72,8 @@ final class Records {
     void zero(int n) {
         if (array != null) {
             Arrays.fill(array, 0, n * recordBytes, (byte) 0);
-            return;
-        }
-        int at = 0;
-        int end = n * recordBytes;
-        while (at < end) {
-            int k = Math.min(ZEROS.length, end - at);
-            view.put(at, ZEROS, 0, k);
-            at += k;
+        } else {
+            host.zero(0, (long) n * recordBytes);
         }
     }
 

@@ -206,9 +206,7 @@ final class DeviceSet implements AutoCloseable {
         for (Chunk c : chunks) {
             try {
                 c.done.join();
-                chunksInFlight.decrementAndGet();
             } catch (CompletionException e) {
-                chunksInFlight.decrementAndGet();
                 BackendException cause = e.getCause() instanceof BackendException b ? b
                         : new BackendException("CUDA backend failure: " + e.getCause(), e.getCause());
                 if (first == null) {
@@ -216,6 +214,8 @@ final class DeviceSet implements AutoCloseable {
                 } else if (first != cause) {
                     first.addSuppressed(cause);
                 }
+            } finally {
+                chunksInFlight.decrementAndGet();
             }
         }
         if (first != null) {
