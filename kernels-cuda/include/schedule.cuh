@@ -5,7 +5,9 @@
  * the next task index from the atomic counter scratch[ABI_SCRATCH_NEXT_TASK], runs the task (a
  * signing task keeps iterating kappa until it accepts), writes the status byte and takes the
  * next index, until the batch is exhausted. Slow tasks therefore never hold up a whole block,
- * and no host round trip is needed between signing iterations.
+ * and no host round trip is needed between signing iterations. A task type whose
+ * STATUS_PUBLISHES is true (signing) orders its outputs before its status at system scope, so
+ * that a host reading outputs and status in mapped host memory may take each task as it ends.
  *
  * Worker w uses workspace bytes [w * WS, (w + 1) * WS), WS = Task::WS_WORDS * 4; workers with
  * w >= n exit at once, so at most min(n, grid * warps) slices are touched. Before exiting, a
@@ -74,7 +76,16 @@ __device__ __forceinline__ void run_persistent(const typename Task::Args& args, 
         task = __shfl_sync(warp::FULL, task, 0);
         if (task >= n) break;
         const uint8_t st = Task::run(task, args, sh, ws, zt);
-        if (l == 0) status[task] = st;
+        if (Task::STATUS_PUBLISHES) {
+            // The status may be host memory that the host polls while the launch runs (signing
+            // batches of single calls complete each caller as its task ends): every lane's
+            // output stores reach the system before the status that announces them.
+            __threadfence_system();
+            warp::sync();
+            if (l == 0) *reinterpret_cast<volatile uint8_t*>(status + task) = st;
+        } else if (l == 0) {
+            status[task] = st;
+        }
     }
 
     // Every lane's last reads of the task's shared and global state happen before any lane

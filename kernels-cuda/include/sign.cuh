@@ -39,6 +39,8 @@ template <class P>
 struct SignTask {
     static constexpr int CANDIDATES = 32 / P::L;
     static constexpr int MAX_ITERATIONS = 1000;
+    /** The status follows the signature at system scope (schedule.cuh): hosts take each task as it ends. */
+    static constexpr bool STATUS_PUBLISHES = true;
 
     static constexpr int WS_A = 0;
     static constexpr int WS_S1 = WS_A + P::K * P::L * N;

@@ -150,6 +150,16 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * {@link #sign(ParameterSet, int, HostBuffer, HostBuffer, HostBuffer, HostBuffer, byte[])} that
+     * may tell {@code early} of tasks as they end, before the call returns ({@link TaskListener}
+     * says when). By default nobody is told early: every outcome is in {@code status} on return.
+     */
+    default void sign(ParameterSet params, int n, HostBuffer privateKeys, HostBuffer mus, HostBuffer rnds,
+                      HostBuffer signatures, byte[] status, TaskListener early) {
+        sign(params, n, privateKeys, mus, rnds, signatures, status);
+    }
+
+    /**
      * {@link #verify(ParameterSet, int, byte[], byte[], byte[], byte[])} with the records in host
      * buffers, as for {@code keyGen}.
      */

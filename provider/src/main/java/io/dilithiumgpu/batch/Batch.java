@@ -3,6 +3,7 @@ package io.dilithiumgpu.batch;
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.TaskListener;
 import io.dilithiumgpu.core.ParameterSet;
 
 import java.security.ProviderException;
@@ -28,6 +29,8 @@ abstract class Batch {
     final int capacity;
     final byte[] status;
     private final Task<?>[] tasks;
+    /** Tasks delivered while the backend still ran; {@link #collectAll} leaves them alone. */
+    private final boolean[] deliveredEarly;
     private final LongFunction<HostBuffer> allocator;
     private final List<Records> records = new ArrayList<>();
     private int size;
@@ -38,6 +41,7 @@ abstract class Batch {
         this.capacity = capacity;
         this.status = new byte[capacity];
         this.tasks = new Task<?>[capacity];
+        this.deliveredEarly = new boolean[capacity];
         this.allocator = allocator;
     }
 
@@ -69,8 +73,11 @@ abstract class Batch {
     /** Copies the task's inputs into record {@code slot}. */
     abstract void load(int slot, Task<?> task);
 
-    /** Runs records {@code [0, n)} on the backend, which writes outputs and {@link #status}. */
-    abstract void run(Backend backend, int n);
+    /**
+     * Runs records {@code [0, n)} on the backend, which writes outputs and {@link #status}, and
+     * may tell {@code early} (when not null) of tasks as they end.
+     */
+    abstract void run(Backend backend, int n, TaskListener early);
 
     /** Stages task {@code slot}'s outcome from its status and outputs. */
     abstract void collect(int slot, Task<?> task);
@@ -100,16 +107,38 @@ abstract class Batch {
         return tasks[slot];
     }
 
-    /** Runs the loaded tasks, every status slot first marked {@link #UNWRITTEN}. */
-    final void runLoaded(Backend backend) {
-        Arrays.fill(status, 0, size, UNWRITTEN);
-        run(backend, size);
+    /** Hands a task's staged outcome to its caller while its batch still runs. */
+    interface Delivery {
+        void deliver(Task<?> task);
     }
 
-    /** Stages every loaded task's outcome. */
+    /**
+     * Runs the loaded tasks, every status slot first marked {@link #UNWRITTEN}. A task the backend
+     * reports as it ends ({@link TaskListener}) is collected and handed to {@code early} at once,
+     * on the backend's thread; a later rerun (on the CPU, after a backend failure) and
+     * {@link #collectAll} leave such a task alone.
+     *
+     * @param early delivers tasks early, or null to collect every outcome after the run
+     */
+    final void runLoaded(Backend backend, Delivery early) {
+        Arrays.fill(status, 0, size, UNWRITTEN);
+        run(backend, size, early == null ? null : (slot, code) -> {
+            if (slot < 0 || slot >= size || deliveredEarly[slot]) {
+                return;
+            }
+            status[slot] = code;
+            collect(slot, tasks[slot]);
+            deliveredEarly[slot] = true;
+            early.deliver(tasks[slot]);
+        });
+    }
+
+    /** Stages the outcome of every loaded task not delivered early. */
     final void collectAll() {
         for (int i = 0; i < size; i++) {
-            collect(i, tasks[i]);
+            if (!deliveredEarly[i]) {
+                collect(i, tasks[i]);
+            }
         }
     }
 
@@ -117,6 +146,7 @@ abstract class Batch {
     final void clear() {
         wipeSecrets(size);
         Arrays.fill(tasks, 0, size, null);
+        Arrays.fill(deliveredEarly, 0, size, false);
         size = 0;
     }
 

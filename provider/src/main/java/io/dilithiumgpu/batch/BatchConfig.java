@@ -29,6 +29,10 @@ import java.util.Properties;
  *           prefers them ({@code Backend#prefersHostBuffers}: the CUDA backend's page-locked
  *           memory, which the device copies straight from and to); {@code false} keeps them in
  *           heap arrays</td></tr>
+ *   <tr><td>{@value #EARLY_DELIVERY_PROPERTY}</td><td>{@code true}</td>
+ *       <td>whether a caller gets its result as soon as the backend reports its task ended
+ *           ({@code TaskListener}: the CUDA backend's signing on host buffers), rather than when
+ *           its whole batch has; its result then completes on a backend thread</td></tr>
  * </table>
  *
  * <p>docs/batching.md explains how the knobs trade latency for throughput.
@@ -40,6 +44,7 @@ public final class BatchConfig {
     public static final String QUEUE_CAPACITY_PROPERTY = "dilithiumgpu.batch.queueCapacity";
     public static final String MAX_IN_FLIGHT_PROPERTY = "dilithiumgpu.batch.maxInFlight";
     public static final String HOST_BUFFERS_PROPERTY = "dilithiumgpu.batch.hostBuffers";
+    public static final String EARLY_DELIVERY_PROPERTY = "dilithiumgpu.batch.earlyDelivery";
 
     public static final long DEFAULT_MAX_DELAY_MICROS = 250;
     public static final int DEFAULT_QUEUE_CAPACITY = 8192;
@@ -51,6 +56,7 @@ public final class BatchConfig {
     private final int queueCapacity;
     private final int maxInFlight;
     private final boolean hostBuffers;
+    private final boolean earlyDelivery;
     private final String jmxName;
 
     private BatchConfig(Builder b) {
@@ -60,6 +66,7 @@ public final class BatchConfig {
         this.queueCapacity = b.queueCapacity;
         this.maxInFlight = b.maxInFlight;
         this.hostBuffers = b.hostBuffers;
+        this.earlyDelivery = b.earlyDelivery;
         this.jmxName = b.jmxName;
     }
 
@@ -115,6 +122,10 @@ public final class BatchConfig {
         if (hostBuffers != null) {
             b.hostBuffers(parseBoolean(HOST_BUFFERS_PROPERTY, hostBuffers));
         }
+        String early = props.getProperty(EARLY_DELIVERY_PROPERTY);
+        if (early != null) {
+            b.earlyDelivery(parseBoolean(EARLY_DELIVERY_PROPERTY, early));
+        }
         return b;
     }
 
@@ -152,6 +163,9 @@ public final class BatchConfig {
     /** Whether pooled batches live in the backend's host buffers when it prefers them. */
     public boolean hostBuffers() { return hostBuffers; }
 
+    /** Whether callers get their results as the backend reports their tasks ended, before their batch ends. */
+    public boolean earlyDelivery() { return earlyDelivery; }
+
     /** The JMX object name the batcher registers its MBean under, or null for none. */
     public String jmxName() { return jmxName; }
 
@@ -162,7 +176,8 @@ public final class BatchConfig {
                 + ", " + MAX_DELAY_PROPERTY + "=" + maxDelayMicros
                 + ", " + QUEUE_CAPACITY_PROPERTY + "=" + queueCapacity
                 + ", " + MAX_IN_FLIGHT_PROPERTY + "=" + maxInFlight
-                + ", " + HOST_BUFFERS_PROPERTY + "=" + hostBuffers;
+                + ", " + HOST_BUFFERS_PROPERTY + "=" + hostBuffers
+                + ", " + EARLY_DELIVERY_PROPERTY + "=" + earlyDelivery;
     }
 
     /** Starts from the defaults of the table above, with no MBean. */
@@ -173,6 +188,7 @@ public final class BatchConfig {
         private int queueCapacity = DEFAULT_QUEUE_CAPACITY;
         private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
         private boolean hostBuffers = true;
+        private boolean earlyDelivery = true;
         private String jmxName;
 
         private Builder() {}
@@ -221,6 +237,12 @@ public final class BatchConfig {
         /** Whether pooled batches live in the backend's host buffers when it prefers them (default true). */
         public Builder hostBuffers(boolean use) {
             this.hostBuffers = use;
+            return this;
+        }
+
+        /** Whether callers get their results as the backend reports their tasks ended (default true). */
+        public Builder earlyDelivery(boolean early) {
+            this.earlyDelivery = early;
             return this;
         }
 

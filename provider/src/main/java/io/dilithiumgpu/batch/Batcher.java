@@ -22,6 +22,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongFunction;
@@ -40,7 +41,10 @@ import javax.management.ObjectName;
  * {@code maxInFlight} at a time; the next batches keep forming meanwhile, so a GPU backend can
  * pipeline copies and kernels. The batch thread copies the tasks into pooled arrays, runs the
  * backend, stages each task's outcome, gives the arrays back (secrets zeroed), frees its slot, and
- * only then completes the futures.
+ * only then completes the futures. A backend that reports tasks as they end
+ * ({@link io.dilithiumgpu.backend.TaskListener}: CUDA signing, whose rejection loops differ in
+ * length) has those tasks' futures completed at once, on its thread, unless
+ * {@code earlyDelivery} is off: the caller waits for its own task, not for the batch's slowest.
  *
  * <h2>Backpressure</h2>
  * At most {@code queueCapacity} tasks wait in the lanes (those in running batches are bounded by
@@ -69,8 +73,9 @@ import javax.management.ObjectName;
  * The dispatcher and batch threads are daemon threads; batch threads are started on demand and
  * end after a minute idle. {@link #close()} refuses new calls, runs every queued task to
  * completion, ends the threads, drops the pooled arrays, closes the backends and unregisters the
- * MBean. Dependent stages attached to the futures without an executor run on batch threads: keep
- * them short, or use the {@code *Async} variants.
+ * MBean. Dependent stages attached to the futures without an executor run on batch threads, or
+ * on a backend's threads for tasks delivered early: keep them short, or use the {@code *Async}
+ * variants.
  *
  * <p>The batcher owns the backends it is given and closes them.
  */
@@ -407,7 +412,7 @@ public final class Batcher implements Engine, AutoCloseable {
                 t.wipe();
                 t.fail(failure);
             }
-            finishBatch(tasks, formedNanos, 0, 0, 0, 0, 0);
+            finishBatch(tasks, formedNanos, 0, 0, 0, 0, 0, null);
         }
     }
 
@@ -458,6 +463,7 @@ public final class Batcher implements Engine, AutoCloseable {
         long loaded = started;
         long ran = started;
         Batch batch = null;
+        EarlyDeliveries early = config.earlyDelivery() ? new EarlyDeliveries(formedNanos) : null;
         try {
             batch = lane.pool.take(tasks.length);
             for (Task<?> t : tasks) {
@@ -471,7 +477,7 @@ public final class Batcher implements Engine, AutoCloseable {
             loaded = System.nanoTime();
             ran = loaded;
             if (batch.size() > 0) {
-                runOnBackends(lane, batch);
+                runOnBackends(lane, batch, early);
                 ran = System.nanoTime();
                 batch.collectAll();
             }
@@ -488,15 +494,43 @@ public final class Batcher implements Engine, AutoCloseable {
                 batch.clear();
                 lane.pool.give(batch);
             }
-            finishBatch(tasks, formedNanos, queueWait, started - formedNanos, loaded - started, ran - loaded, ran);
+            finishBatch(tasks, formedNanos, queueWait, started - formedNanos, loaded - started, ran - loaded, ran,
+                    early);
         }
     }
 
-    /** Runs a loaded batch on the primary backend, or on the CPU when the primary fails. */
-    private void runOnBackends(Lane lane, Batch batch) {
+    /** Completes tasks a backend reports as they end, and sums them for the batch's stats. */
+    private final class EarlyDeliveries implements Batch.Delivery {
+        private final long formedNanos;
+        private final AtomicInteger delivered = new AtomicInteger();
+        private final AtomicInteger failed = new AtomicInteger();
+        private final AtomicLong batchedNanos = new AtomicLong();
+
+        EarlyDeliveries(long formedNanos) {
+            this.formedNanos = formedNanos;
+        }
+
+        @Override
+        public void deliver(Task<?> task) {
+            if (task.failurePending()) {
+                failed.incrementAndGet();
+            }
+            long at = task.deliver(stats);
+            if (at != 0) {
+                batchedNanos.addAndGet(at - formedNanos);
+                delivered.incrementAndGet();
+            }
+        }
+    }
+
+    /**
+     * Runs a loaded batch on the primary backend, or on the CPU when the primary fails (tasks it
+     * delivered early stand; the rest rerun).
+     */
+    private void runOnBackends(Lane lane, Batch batch, Batch.Delivery early) {
         int n = batch.size();
         try {
-            batch.runLoaded(primary);
+            batch.runLoaded(primary, early);
         } catch (BackendException e) {
             Backend cpu = fallback();
             if (cpu == null) {
@@ -505,7 +539,7 @@ public final class Batcher implements Engine, AutoCloseable {
             logOnce(e, primary.name() + " backend failed a " + lane + " batch; rerunning such batches on "
                     + cpu.name() + ": " + e.getMessage());
             stats.fellBack(n);
-            batch.runLoaded(cpu);
+            batch.runLoaded(cpu, null);
         }
         stats.batchRan(n);
     }
@@ -514,10 +548,10 @@ public final class Batcher implements Engine, AutoCloseable {
      * Frees the batch's slot, counts the failures, completes the futures, then adds the batch to
      * the stats in one step: its stage times (completion runs from {@code ranNanos} to now; an
      * untimed batch passes zeros) and each task's time since its batch formed at
-     * {@code formedNanos}.
+     * {@code formedNanos}, those delivered {@code early} (null for none) included.
      */
     private void finishBatch(Task<?>[] tasks, long formedNanos, long queueWait, long handOff, long load,
-            long backend, long ranNanos) {
+            long backend, long ranNanos, EarlyDeliveries early) {
         lock.lock();
         try {
             inFlight--;
@@ -525,7 +559,7 @@ public final class Batcher implements Engine, AutoCloseable {
             lock.unlock();
         }
         LockSupport.unpark(dispatcher);
-        int failures = 0;
+        int failures = early == null ? 0 : early.failed.get();
         for (Task<?> t : tasks) {
             if (t.failurePending()) {
                 failures++;
@@ -534,8 +568,8 @@ public final class Batcher implements Engine, AutoCloseable {
         if (failures > 0) {
             stats.failed(failures);
         }
-        long batched = 0;
-        int delivered = 0;
+        long batched = early == null ? 0 : early.batchedNanos.get();
+        int delivered = early == null ? 0 : early.delivered.get();
         for (Task<?> t : tasks) {
             long at = t.deliver(stats);
             if (at != 0) {

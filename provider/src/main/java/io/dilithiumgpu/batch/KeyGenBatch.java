@@ -3,6 +3,7 @@ package io.dilithiumgpu.batch;
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.TaskListener;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
 
@@ -53,7 +54,7 @@ final class KeyGenBatch extends Batch {
     }
 
     @Override
-    void run(Backend backend, int n) {
+    void run(Backend backend, int n, TaskListener early) {
         if (seeds.inHost()) {
             backend.keyGen(params, n, seeds.host(), publicKeys.host(), privateKeys.host(), status);
         } else {

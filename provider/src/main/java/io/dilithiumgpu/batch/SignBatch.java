@@ -3,6 +3,7 @@ package io.dilithiumgpu.batch;
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.TaskListener;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
@@ -74,9 +75,9 @@ final class SignBatch extends Batch {
     }
 
     @Override
-    void run(Backend backend, int n) {
+    void run(Backend backend, int n, TaskListener early) {
         if (privateKeys.inHost()) {
-            backend.sign(params, n, privateKeys.host(), mus.host(), rnds.host(), signatures.host(), status);
+            backend.sign(params, n, privateKeys.host(), mus.host(), rnds.host(), signatures.host(), status, early);
         } else {
             backend.sign(params, n, privateKeys.array(), caches, mus.array(), rnds.array(), signatures.array(),
                     status);

@@ -3,6 +3,7 @@ package io.dilithiumgpu.batch;
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.TaskListener;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PublicKeyCache;
@@ -70,7 +71,7 @@ final class VerifyBatch extends Batch {
     }
 
     @Override
-    void run(Backend backend, int n) {
+    void run(Backend backend, int n, TaskListener early) {
         if (publicKeys.inHost()) {
             backend.verify(params, n, publicKeys.host(), mus.host(), signatures.host(), status);
         } else {

@@ -22,6 +22,7 @@ class BatchConfigTest {
         assertEquals(BatchConfig.DEFAULT_QUEUE_CAPACITY, c.queueCapacity());
         assertEquals(BatchConfig.DEFAULT_MAX_IN_FLIGHT, c.maxInFlight());
         assertTrue(c.hostBuffers());
+        assertTrue(c.earlyDelivery());
         assertNull(c.jmxName());
     }
 
@@ -34,6 +35,7 @@ class BatchConfigTest {
         p.setProperty("dilithiumgpu.batch.queueCapacity", "4096");
         p.setProperty("dilithiumgpu.batch.maxInFlight", "8");
         p.setProperty("dilithiumgpu.batch.hostBuffers", " False");
+        p.setProperty("dilithiumgpu.batch.earlyDelivery", "FALSE ");
         BatchConfig c = BatchConfig.fromProperties(p);
         assertEquals(BackendPolicy.CPU, c.backend());
         assertEquals(512, c.maxSize());
@@ -41,6 +43,7 @@ class BatchConfigTest {
         assertEquals(4096, c.queueCapacity());
         assertEquals(8, c.maxInFlight());
         assertFalse(c.hostBuffers());
+        assertFalse(c.earlyDelivery());
     }
 
     @Test
@@ -51,7 +54,8 @@ class BatchConfigTest {
                 {"dilithiumgpu.batch.maxDelayMicros", "soon"},
                 {"dilithiumgpu.batch.queueCapacity", "0"},
                 {"dilithiumgpu.batch.maxInFlight", "99999999999"},
-                {"dilithiumgpu.batch.hostBuffers", "yes"}}) {
+                {"dilithiumgpu.batch.hostBuffers", "yes"},
+                {"dilithiumgpu.batch.earlyDelivery", "1"}}) {
             Properties p = new Properties();
             p.setProperty(bad[0], bad[1]);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

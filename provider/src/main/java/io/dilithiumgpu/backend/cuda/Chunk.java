@@ -1,6 +1,7 @@
 package io.dilithiumgpu.backend.cuda;
 
 import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.TaskListener;
 import io.dilithiumgpu.core.ParameterSet;
 import jcuda.Pointer;
 
@@ -29,6 +30,11 @@ final class Chunk {
     final CompletableFuture<Void> done = new CompletableFuture<>();
     /** Whether the slot sleeps while it waits for this chunk's GPU work ({@link CudaConfig.Sync#ADAPTIVE}). */
     boolean sleep;
+    /**
+     * Told of each task as it ends (its index in the call), or null: set only for signing on
+     * {@link #pinned} memory, whose kernels then write signatures and statuses into host memory.
+     */
+    TaskListener early;
     /** {@link System#nanoTime()} when queued for a slot. */
     long queuedNanos;
 

@@ -3,6 +3,7 @@ package io.dilithiumgpu.backend.cuda;
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.HostBuffer;
+import io.dilithiumgpu.backend.TaskListener;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 import jcuda.Pointer;
@@ -183,7 +184,7 @@ public final class CudaBackend implements Backend {
     public void keyGen(ParameterSet params, int n, HostBuffer seeds, HostBuffer publicKeys, HostBuffer privateKeys,
                        byte[] status) {
         HostBuffer[] buffers = {seeds, publicKeys, privateKeys};
-        if (!runPinned(params, Operation.KEYGEN, n, buffers, status)) {
+        if (!runPinned(params, Operation.KEYGEN, n, buffers, status, null)) {
             Backend.super.keyGen(params, n, seeds, publicKeys, privateKeys, status);
         }
     }
@@ -191,8 +192,21 @@ public final class CudaBackend implements Backend {
     @Override
     public void sign(ParameterSet params, int n, HostBuffer privateKeys, HostBuffer mus, HostBuffer rnds,
                      HostBuffer signatures, byte[] status) {
+        sign(params, n, privateKeys, mus, rnds, signatures, status, null);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On this backend's {@link PinnedBuffer}s the kernels write the signatures and statuses
+     * straight into host memory, each status after its signature, and the slot tells
+     * {@code early} of each task as its status appears (it polls while the launch runs).
+     */
+    @Override
+    public void sign(ParameterSet params, int n, HostBuffer privateKeys, HostBuffer mus, HostBuffer rnds,
+                     HostBuffer signatures, byte[] status, TaskListener early) {
         HostBuffer[] buffers = {privateKeys, mus, rnds, signatures};
-        if (!runPinned(params, Operation.SIGN, n, buffers, status)) {
+        if (!runPinned(params, Operation.SIGN, n, buffers, status, early)) {
             Backend.super.sign(params, n, privateKeys, mus, rnds, signatures, status);
         }
     }
@@ -201,7 +215,7 @@ public final class CudaBackend implements Backend {
     public void verify(ParameterSet params, int n, HostBuffer publicKeys, HostBuffer mus, HostBuffer signatures,
                        byte[] status) {
         HostBuffer[] buffers = {publicKeys, mus, signatures};
-        if (!runPinned(params, Operation.VERIFY, n, buffers, status)) {
+        if (!runPinned(params, Operation.VERIFY, n, buffers, status, null)) {
             Backend.super.verify(params, n, publicKeys, mus, signatures, status);
         }
     }
@@ -210,10 +224,12 @@ public final class CudaBackend implements Backend {
      * Runs a call whose buffers are all this backend's {@link PinnedBuffer}s straight from them.
      *
      * @param buffers the records in {@link BatchLayout} region order, without the status
+     * @param early   told of tasks as they end (signing), or null
      * @return false, having run nothing, when a buffer is not this backend's or cannot be
      *         registered with the open devices: the caller then copies through arrays
      */
-    private boolean runPinned(ParameterSet params, Operation op, int n, HostBuffer[] buffers, byte[] status) {
+    private boolean runPinned(ParameterSet params, Operation op, int n, HostBuffer[] buffers, byte[] status,
+                              TaskListener early) {
         List<BatchLayout.Region> regions = BatchLayout.of(params, op, 1).regions();
         for (int r = 0; r < buffers.length; r++) {
             buffers[r].requireRecords(regions.get(r).name(), n, regions.get(r).recordBytes());
@@ -243,7 +259,7 @@ public final class CudaBackend implements Backend {
         byte[][] arrays = new byte[buffers.length + 1][];
         arrays[buffers.length] = status;
         try {
-            set.run(params, op, n, arrays, pointers, views);
+            set.run(params, op, n, arrays, pointers, views, early);
         } catch (BackendException e) {
             failed(set, e);
             throw e;

@@ -39,4 +39,11 @@ public interface CudaBackendMXBean {
      * lone chunks on busy devices under {@code adaptive} waits (see {@link CudaConfig.Sync#ADAPTIVE}).
      */
     long getSleptChunkCount();
+
+    /**
+     * Signing tasks whose callers got their signatures while the launch still ran: the kernel
+     * writes them into page-locked host memory, status last, and the slot reports each as it
+     * appears ({@link io.dilithiumgpu.backend.TaskListener}).
+     */
+    long getEarlyTaskCount();
 }

@@ -14,6 +14,7 @@ final class CudaStats implements CudaBackendMXBean {
     private final LongAdder unpack = new LongAdder();
     private final LongAdder wipe = new LongAdder();
     private final LongAdder slept = new LongAdder();
+    private final LongAdder toldEarly = new LongAdder();
 
     CudaStats(Supplier<String> description) {
         this.description = description;
@@ -35,6 +36,16 @@ final class CudaStats implements CudaBackendMXBean {
         gpu.add(gpuNanos);
         unpack.add(unpackNanos);
         wipe.add(wipeNanos);
+    }
+
+    /** Tasks a slot reported to their call's {@link io.dilithiumgpu.backend.TaskListener} as they ended. */
+    void toldEarly(int count) {
+        toldEarly.add(count);
+    }
+
+    @Override
+    public long getEarlyTaskCount() {
+        return toldEarly.sum();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.dilithiumgpu.backend.cuda;
 
 import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.TaskListener;
 import io.dilithiumgpu.core.ParameterSet;
 import jcuda.CudaException;
 import jcuda.Pointer;
@@ -175,14 +176,16 @@ final class DeviceSet implements AutoCloseable {
      * @throws BackendException the first chunk failure (the others are suppressed into it)
      */
     void run(ParameterSet params, Operation op, int n, byte[][] arrays) {
-        run(params, op, n, arrays, null, null);
+        run(params, op, n, arrays, null, null, null);
     }
 
     /**
      * As {@link #run(ParameterSet, Operation, int, byte[][])}, with the records in registered host
-     * memory ({@link Chunk#pinned}) when {@code pinned} is not null.
+     * memory ({@link Chunk#pinned}) when {@code pinned} is not null, and, for signing on such
+     * memory, {@code early} told of each task as it ends ({@link Chunk#early}).
      */
-    void run(ParameterSet params, Operation op, int n, byte[][] arrays, Pointer[] pinned, ByteBuffer[] views) {
+    void run(ParameterSet params, Operation op, int n, byte[][] arrays, Pointer[] pinned, ByteBuffer[] views,
+             TaskListener early) {
         int[] bounds = Chunk.bounds(n, config.slotTasks(), slots.size(), config.minChunkTasks());
         List<Chunk> chunks = new ArrayList<>(bounds.length - 1);
         int busy = chunksInFlight.getAndAdd(bounds.length - 1);
@@ -190,6 +193,7 @@ final class DeviceSet implements AutoCloseable {
         for (int i = 0; i + 1 < bounds.length; i++) {
             Chunk c = new Chunk(params, op, bounds[i], bounds[i + 1] - bounds[i], arrays, pinned, views);
             c.sleep = sleep;
+            c.early = pinned != null && op == Operation.SIGN ? early : null;
             chunks.add(c);
         }
         synchronized (this) {
@@ -225,8 +229,9 @@ final class DeviceSet implements AutoCloseable {
 
     /**
      * Page-locks {@code bytes} of host memory at {@code address} for every context of the process
-     * ({@code CU_MEMHOSTREGISTER_PORTABLE}); memory another set registered, still registered, is
-     * taken as it is.
+     * and maps it into the devices' address space ({@code CU_MEMHOSTREGISTER_PORTABLE | DEVICEMAP}:
+     * signing kernels write their outputs straight into it); memory another set registered, still
+     * registered, is taken as it is.
      *
      * @throws BackendException when the set is closed or the driver refuses
      */
@@ -243,7 +248,8 @@ final class DeviceSet implements AutoCloseable {
         CudaCall.check(what, () -> {
             int result;
             try {
-                result = JCudaDriver.cuMemHostRegister(address, bytes, JCudaDriver.CU_MEMHOSTREGISTER_PORTABLE);
+                result = JCudaDriver.cuMemHostRegister(address, bytes,
+                        JCudaDriver.CU_MEMHOSTREGISTER_PORTABLE | JCudaDriver.CU_MEMHOSTREGISTER_DEVICEMAP);
             } catch (CudaException e) {
                 // JCuda's exceptions (on in this process) carry the CUresult's name as their message.
                 if (!CUresult.stringFor(registered).equals(e.getMessage())) {

@@ -1,15 +1,18 @@
 package io.dilithiumgpu.backend.cuda;
 
 import io.dilithiumgpu.backend.BackendException;
+import jcuda.CudaException;
 import jcuda.NativePointerObject;
 import jcuda.Pointer;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUevent;
 import jcuda.driver.CUevent_flags;
+import jcuda.driver.CUresult;
 import jcuda.driver.CUstream;
 import jcuda.driver.CUstream_flags;
 import jcuda.driver.JCudaDriver;
 
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
@@ -34,12 +37,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * kernel runs; secret outputs (generated private keys) part by part as they are copied out, while
  * those cache lines are hot. The {@code finally} then wipes only device memory, unless the chunk
  * failed (then the pinned block's secrets are wiped again, whole).
+ *
+ * <p>A signing chunk on registered memory with a {@link Chunk#early} listener runs <em>published</em>:
+ * the kernel writes each signature straight into the caller's mapped host memory and then, after
+ * a system-scope fence, its status into the slot's mapped pinned block. While the launch runs, the
+ * slot polls those status bytes and tells the listener of each task as it ends, so that a caller
+ * gets its signature after its own rejection loop, not after the launch's longest one.
  */
 final class StreamSlot implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(StreamSlot.class.getName());
     private static final byte[] ZEROS = new byte[1 << 16];
     /** Status the host writes before a launch; no kernel writes it, so it marks a skipped task. */
     private static final byte UNWRITTEN = (byte) 0xFF;
+    /** Between two scans of a published chunk's status bytes. */
+    private static final long POLL_NANOS = 20_000;
+    /** Between two queries of whether a published chunk's launch has ended (each a driver call). */
+    private static final long QUERY_NANOS = 2_000_000;
+    private static final String NOT_READY = CUresult.stringFor(CUresult.CUDA_ERROR_NOT_READY);
 
     private final DeviceContext device;
     private final int index;
@@ -52,6 +66,12 @@ final class StreamSlot implements AutoCloseable {
     /** Held while a chunk runs and its memories are wiped; {@link #read} waits for it. */
     private final ReentrantLock busy = new ReentrantLock();
     private final Pointer hostBlock = new Pointer();
+    /** {@link #hostBlock} in the device's address space: published chunks' statuses go there. */
+    private final CUdeviceptr hostBlockMapped = new CUdeviceptr();
+    /** Recorded after a published chunk's launch: whether the launch has ended. */
+    private final CUevent launchEnded = new CUevent();
+    /** Which tasks of a published chunk have been reported. */
+    private final boolean[] reported;
     private final CUdeviceptr deviceBlock = new CUdeviceptr();
     private final CUdeviceptr scratch = new CUdeviceptr();
     private final CUdeviceptr workspace = new CUdeviceptr();
@@ -71,10 +91,11 @@ final class StreamSlot implements AutoCloseable {
     private ByteBuffer host;
     private boolean closed;
 
-    private StreamSlot(DeviceContext device, int index, HostCopier copier, CudaConfig.Sync sync, long blockBytes,
-                       long workspaceBytes) {
+    private StreamSlot(DeviceContext device, int index, HostCopier copier, CudaConfig.Sync sync, int slotTasks,
+                       long blockBytes, long workspaceBytes) {
         this.device = device;
         this.index = index;
+        this.reported = new boolean[slotTasks];
         this.copier = copier;
         this.naps = sync.naps() ? new GpuTimeModel() : null;
         this.sleeper = sync.sleepsForLoneChunks();
@@ -93,7 +114,7 @@ final class StreamSlot implements AutoCloseable {
     static StreamSlot open(DeviceContext device, int index, int slotTasks, HostCopier copier, CudaConfig.Sync sync) {
         long blockBytes = BatchLayout.capacityBytes(slotTasks);
         long workspaceBytes = Math.max(BatchLayout.ALIGNMENT, device.workspaceBytes(slotTasks));
-        StreamSlot s = new StreamSlot(device, index, copier, sync, blockBytes, workspaceBytes);
+        StreamSlot s = new StreamSlot(device, index, copier, sync, slotTasks, blockBytes, workspaceBytes);
         boolean done = false;
         try {
             s.allocate();
@@ -113,9 +134,11 @@ final class StreamSlot implements AutoCloseable {
                 () -> JCudaDriver.cuStreamCreate(stream, CUstream_flags.CU_STREAM_NON_BLOCKING));
         streamCreated = true;
         CudaCall.check("cuMemHostAlloc(" + blockBytes + " bytes, " + where + ")",
-                () -> JCudaDriver.cuMemHostAlloc(hostBlock, blockBytes, 0));
+                () -> JCudaDriver.cuMemHostAlloc(hostBlock, blockBytes, JCudaDriver.CU_MEMHOSTALLOC_DEVICEMAP));
         hostAllocated = true;
         host = hostBlock.getByteBuffer(0, blockBytes);
+        CudaCall.check("cuMemHostGetDevicePointer(" + where + ")",
+                () -> JCudaDriver.cuMemHostGetDevicePointer(hostBlockMapped, hostBlock, 0));
         CudaCall.check("cuMemAlloc(" + blockBytes + " bytes, " + where + ")",
                 () -> JCudaDriver.cuMemAlloc(deviceBlock, blockBytes));
         deviceAllocated = true;
@@ -127,6 +150,8 @@ final class StreamSlot implements AutoCloseable {
         workspaceAllocated = true;
         CudaCall.check("cuEventCreate(" + where + ")",
                 () -> JCudaDriver.cuEventCreate(uploaded, CUevent_flags.CU_EVENT_DISABLE_TIMING));
+        CudaCall.check("cuEventCreate(" + where + ")",
+                () -> JCudaDriver.cuEventCreate(launchEnded, CUevent_flags.CU_EVENT_DISABLE_TIMING));
         eventCreated = true;
         if (sleeper) {
             int flags = CUevent_flags.CU_EVENT_DISABLE_TIMING | CUevent_flags.CU_EVENT_BLOCKING_SYNC;
@@ -213,6 +238,7 @@ final class StreamSlot implements AutoCloseable {
         boolean direct = c.pinned != null;
         try {
             CUevent uploadDone = c.sleep ? uploadedSleeping : uploaded;
+            CUdeviceptr[] published = direct && c.early != null ? mapOutputs(c, layout, where) : null;
             if (direct) {
                 uploadDirect(c, layout, where);
             } else {
@@ -220,8 +246,15 @@ final class StreamSlot implements AutoCloseable {
                 packed = System.nanoTime();
                 upload(layout, uploadDone, where);
             }
-            launch(kernel, layout, where);
-            if (direct) {
+            if (published != null) {
+                fill(host, layout.status().offset(), c.count, UNWRITTEN);
+            }
+            launch(kernel, layout, published, where);
+            if (published != null) {
+                CudaCall.check("cuEventRecord(launch ended, " + where + ")",
+                        () -> JCudaDriver.cuEventRecord(launchEnded, stream));
+                stats.toldEarly(reportAsTasksEnd(c, layout, where));
+            } else if (direct) {
                 downloadDirect(c, layout, where);
             } else {
                 download(layout, where);
@@ -333,12 +366,121 @@ final class StreamSlot implements AutoCloseable {
                 () -> JCudaDriver.cuMemsetD32Async(scratch, 0, BatchAbi.SCRATCH_WORDS, stream));
     }
 
-    private void launch(Kernel kernel, BatchLayout layout, String where) {
+    /**
+     * The device addresses a published chunk's kernel writes its outputs to: the caller's
+     * registered records, mapped, and the status bytes in the slot's mapped pinned block. Null
+     * when the driver maps no address for the caller's memory: the chunk then runs unpublished.
+     */
+    private CUdeviceptr[] mapOutputs(Chunk c, BatchLayout layout, String where) {
+        List<BatchLayout.Region> regions = layout.regions();
+        CUdeviceptr[] mapped = new CUdeviceptr[regions.size()];
+        int statusIndex = regions.size() - 1;
+        try {
+            for (int r = 0; r < statusIndex; r++) {
+                BatchLayout.Region region = regions.get(r);
+                if (!region.input()) {
+                    CUdeviceptr at = new CUdeviceptr();
+                    Pointer from = c.pinned[r].withByteOffset((long) c.first * region.recordBytes());
+                    CudaCall.check("cuMemHostGetDevicePointer(" + region.name() + ", " + where + ")",
+                            () -> JCudaDriver.cuMemHostGetDevicePointer(at, from, 0));
+                    mapped[r] = at;
+                }
+            }
+        } catch (BackendException e) {
+            LOG.log(System.Logger.Level.DEBUG, "chunk runs unpublished: " + e.getMessage());
+            return null;
+        }
+        mapped[statusIndex] = hostBlockMapped.withByteOffset(layout.status().offset());
+        return mapped;
+    }
+
+    /**
+     * Polls a published chunk's status bytes until every task has one or the launch has ended,
+     * telling {@link Chunk#early} of each task with a status its operation allows as the status
+     * appears (the kernel fenced the task's outputs before it). A status the operation does not
+     * allow is left to {@link #checkStatus}, which fails the chunk.
+     *
+     * @return the tasks told
+     */
+    private int reportAsTasksEnd(Chunk c, BatchLayout layout, String where) {
+        int n = c.count;
+        int base = Math.toIntExact(layout.status().offset());
+        Arrays.fill(reported, 0, n, false);
+        int left = n;
+        int from = 0;
+        int told = 0;
+        boolean ended = false;
+        long queryAt = System.nanoTime() + QUERY_NANOS;
+        while (true) {
+            for (int i = from; i < n; i++) {
+                if (reported[i]) {
+                    continue;
+                }
+                byte s = host.get(base + i);
+                if (s == UNWRITTEN) {
+                    continue;
+                }
+                reported[i] = true;
+                left--;
+                if (BatchAbi.statusAllowed(c.op, s)) {
+                    VarHandle.acquireFence();  // the task's outputs are read after its status
+                    tell(c, i, s);
+                    told++;
+                }
+            }
+            while (from < n && reported[from]) {
+                from++;
+            }
+            if (left == 0 || ended) {
+                return told;
+            }
+            long now = System.nanoTime();
+            if (now - queryAt >= 0) {
+                // Every status the launch writes is written once it has ended: one last scan.
+                ended = launchEnded(where);
+                queryAt = now + QUERY_NANOS;
+                if (ended) {
+                    continue;
+                }
+            }
+            LockSupport.parkNanos(POLL_NANOS);
+        }
+    }
+
+    private void tell(Chunk c, int i, byte status) {
+        try {
+            c.early.finished(c.first + i, status);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "task listener failed for task " + (c.first + i), e);
+        }
+    }
+
+    /** Whether the work recorded before {@link #launchEnded} is done; a fault is a {@link BackendException}. */
+    private boolean launchEnded(String where) {
+        int result;
+        try {
+            result = JCudaDriver.cuEventQuery(launchEnded);
+        } catch (CudaException e) {
+            if (NOT_READY.equals(e.getMessage())) {
+                return false;
+            }
+            throw new BackendException("CUDA error " + e.getMessage() + " in cuEventQuery (" + where + ")", e);
+        }
+        if (result == CUresult.CUDA_ERROR_NOT_READY) {
+            return false;
+        }
+        CudaCall.check("cuEventQuery(" + where + ")", () -> result);
+        return true;
+    }
+
+    /** Launches the chunk's kernel on its device block, or with the outputs at {@code published} (non-null entries). */
+    private void launch(Kernel kernel, BatchLayout layout, CUdeviceptr[] published, String where) {
         KernelConfig cfg = kernel.config();
         List<BatchLayout.Region> regions = layout.regions();
         NativePointerObject[] args = new NativePointerObject[regions.size() + 3];
         for (int r = 0; r < regions.size(); r++) {
-            args[r] = Pointer.to(deviceBlock.withByteOffset(regions.get(r).offset()));
+            args[r] = Pointer.to(published != null && published[r] != null ? published[r]
+                    : deviceBlock.withByteOffset(regions.get(r).offset()));
         }
         args[regions.size()] = Pointer.to(new int[] {layout.tasks()});
         args[regions.size() + 1] = Pointer.to(scratch);
@@ -507,6 +649,13 @@ final class StreamSlot implements AutoCloseable {
         }
     }
 
+    /** Fills {@code length} bytes at {@code offset} with {@code value} (a short run). */
+    private static void fill(ByteBuffer buffer, long offset, int length, byte value) {
+        for (int i = 0; i < length; i++) {
+            buffer.put(Math.toIntExact(offset) + i, value);
+        }
+    }
+
     private static void zero(ByteBuffer buffer, long offset, long length) {
         ByteBuffer b = buffer.duplicate();
         int at = Math.toIntExact(offset);
@@ -542,6 +691,7 @@ final class StreamSlot implements AutoCloseable {
             zero(host, 0, blockBytes);
         }
         release("cuEventDestroy", eventCreated, () -> JCudaDriver.cuEventDestroy(uploaded));
+        release("cuEventDestroy", eventCreated, () -> JCudaDriver.cuEventDestroy(launchEnded));
         release("cuEventDestroy(blocking)", sleepEventsCreated, () -> JCudaDriver.cuEventDestroy(uploadedSleeping));
         release("cuEventDestroy(blocking)", sleepEventsCreated, () -> JCudaDriver.cuEventDestroy(finishedSleeping));
         release("cuStreamDestroy", streamCreated, () -> JCudaDriver.cuStreamDestroy(stream));

@@ -208,6 +208,8 @@ class CudaBackendTest {
             CompletionException e = assertThrows(CompletionException.class, bad::join);
             assertInstanceOf(InvalidKeyException.class, e.getCause());
             assertEquals(0, b.metrics().getFallbackCount(), "every batch ran on the GPU");
+            assertTrue(fresh.metrics().getEarlyTaskCount() >= c.n, "signatures went to their callers as tasks ended: "
+                    + fresh.metrics().getEarlyTaskCount());
         }
     }
 
@@ -250,6 +252,51 @@ class CudaBackendTest {
             callers.shutdown();
             fresh.close();
         }
+    }
+
+    /**
+     * Signing on pinned buffers with a listener: the kernels write signatures and statuses into
+     * host memory and the slots report each task as it ends, exactly once, concurrently over
+     * several chunks; the signature a listener reads at that moment is already the final one.
+     */
+    @ParameterizedTest
+    @EnumSource(value = ParameterSet.class, names = {"ML_DSA_44", "DILITHIUM3", "ML_DSA_87"})
+    void signingOnPinnedBuffersTellsEachTaskAsItEndsWithItsFinalSignature(ParameterSet p) {
+        Case c = new Case(p, 2 * SLOT_TASKS + 5, 0x5EED_000AL + p.ordinal());
+        byte[] sks = c.sks.clone();
+        int bad = SLOT_TASKS + 1;
+        sks[bad * p.privateKeyBytes() + 2 * ParameterSet.SEED_BYTES + p.trBytes()] = (byte) 0xFF;
+        int s = p.signatureBytes();
+        long earlyBefore = gpu.metrics().getEarlyTaskCount();
+        try (HostBuffer skIn = HostBufferFixtures.filled(gpu::allocateHost, sks);
+             HostBuffer musIn = HostBufferFixtures.filled(gpu::allocateHost, c.mus);
+             HostBuffer rndsIn = HostBufferFixtures.filled(gpu::allocateHost, c.rnds);
+             HostBuffer sigOut = gpu.allocateHost(c.sigs.length)) {
+            java.util.concurrent.atomic.AtomicIntegerArray told = new java.util.concurrent.atomic.AtomicIntegerArray(c.n);
+            byte[] toldStatus = new byte[c.n];
+            byte[][] seen = new byte[c.n][];
+            java.nio.ByteBuffer view = sigOut.buffer();
+            byte[] status = new byte[c.n];
+            gpu.sign(p, c.n, skIn, musIn, rndsIn, sigOut, status, (task, code) -> {
+                told.incrementAndGet(task);
+                toldStatus[task] = code;
+                byte[] sig = new byte[s];
+                view.get(task * s, sig);
+                seen[task] = sig;
+            });
+            for (int i = 0; i < c.n; i++) {
+                assertEquals(1, told.get(i), "task " + i + " told once");
+                byte expected = i == bad ? TaskStatus.INVALID_KEY : TaskStatus.OK;
+                assertEquals(expected, toldStatus[i], "status told for task " + i);
+                assertEquals(expected, status[i], "status of task " + i);
+                if (i != bad) {
+                    assertArrayEquals(record(c.sigs, i, s), seen[i], "signature read when task " + i + " was told");
+                }
+            }
+            byte[] sig = HostBufferFixtures.contents(sigOut);
+            assertArrayEquals(new byte[s], record(sig, bad, s), "the failed task's record is cleared");
+        }
+        assertEquals(c.n, gpu.metrics().getEarlyTaskCount() - earlyBefore);
     }
 
     @Test
