@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -22,7 +24,9 @@ import java.util.concurrent.atomic.LongAdder;
  * callers verifies through it; the output splits each request's round trip into the batcher's
  * stages ({@link BatcherMXBean}) and the wake-up of the caller after its future completes. It
  * bounds what the JCA path can reach for a given batch time, and shows what the batcher itself
- * costs.
+ * costs. With {@code --backend none} there is no batcher either: each call hands a future to one
+ * platform thread that completes every waiting future once per batch time, the least any blocking
+ * single-call API over a batching engine costs on this host and JDK.
  */
 final class BatcherCli implements Subcommand {
     static final List<Integer> DEFAULT_CALLERS = List.of(256, 1024, 4096);
@@ -42,8 +46,9 @@ final class BatcherCli implements Subcommand {
         return List.of(
                 Option.valued("callers", "LIST", "concurrency levels (default 256,1024,4096)"),
                 Option.valued("batch-micros", "N", "the stand-in backend's time per batch (default 2000)"),
-                Option.valued("backend", "standin|cuda", "the stand-in (default), or the CUDA backend verifying a"
-                        + " valid signature: the batcher and a real backend without the JCA layers"),
+                Option.valued("backend", "standin|cuda|none", "the stand-in (default), the CUDA backend verifying a"
+                        + " valid signature (the batcher and a real backend without the JCA layers), or none: no"
+                        + " batcher, futures completed by one thread once per batch time (the JDK's floor)"),
                 Option.valued("seconds", "S", "measured time per level (default 2)"),
                 Option.valued("warmup-seconds", "S", "unmeasured time before each level (default 1)"));
     }
@@ -54,7 +59,10 @@ final class BatcherCli implements Subcommand {
         long batchNanos = args.count("batch-micros", 2000) * 1000L;
         long measure = (long) (args.seconds("seconds", 2) * 1e9);
         long warmup = (long) (args.seconds("warmup-seconds", 1) * 1e9);
-        String backendName = args.choice("backend", "standin", "standin", "cuda");
+        String backendName = args.choice("backend", "standin", "standin", "cuda", "none");
+        if (backendName.equals("none")) {
+            return runHandOff(levels, batchNanos, warmup, measure, out);
+        }
         BatchConfig config = BatchConfig.builder(System.getProperties()).build();
         ParameterSet p = ParameterSet.ML_DSA_44;
         byte[] pk = new byte[p.publicKeyBytes()];
@@ -115,5 +123,80 @@ final class BatcherCli implements Subcommand {
             }
         }
         return Cli.OK;
+    }
+
+    /**
+     * {@code --backend none}: callers block on futures that one platform thread completes, all
+     * those waiting, once every {@code batchNanos} (at once when 0): no batcher, no copies, no
+     * backend, only the JDK's hand-off between a completing thread and blocked callers.
+     */
+    private static int runHandOff(List<Integer> levels, long batchNanos, long warmup, long measure, PrintStream out)
+            throws Exception {
+        out.println("dilithium-gpu batcher: closed-loop callers on " + Callers.threadKind() + "; no batcher: one"
+                + " platform thread completes every waiting future once per " + batchNanos / 1000 + " µs");
+        out.println(Host.describe());
+        try (HandOff handOff = new HandOff(batchNanos)) {
+            for (int callers : levels) {
+                Callers.ClosedLoopResult<Callers.Call> r = Callers.closedLoop(callers, () -> () -> {
+                    if (!handOff.call().get()) {
+                        throw new IllegalStateException("a hand-off completed false");
+                    }
+                }, warmup, measure);
+                out.printf(Locale.ROOT, "%,d callers: %,.0f ops/s; %,.1f futures per completion round; %s%n", callers,
+                        r.opsPerSecond(), handOff.meanRound(), r.cpu());
+            }
+        }
+        return Cli.OK;
+    }
+
+    /** One platform thread completing queued futures in rounds. */
+    private static final class HandOff implements AutoCloseable {
+        private final ConcurrentLinkedQueue<CompletableFuture<Boolean>> waiting = new ConcurrentLinkedQueue<>();
+        private final LongAdder completed = new LongAdder();
+        private final LongAdder rounds = new LongAdder();
+        private final Thread completer;
+        private volatile boolean closed;
+
+        HandOff(long roundNanos) {
+            completer = new Thread(() -> {
+                while (!closed) {
+                    if (roundNanos > 0) {
+                        LockSupport.parkNanos(roundNanos);
+                    } else {
+                        Thread.onSpinWait();
+                    }
+                    int n = 0;
+                    for (CompletableFuture<Boolean> f; (f = waiting.poll()) != null; n++) {
+                        f.complete(Boolean.TRUE);
+                    }
+                    if (n > 0) {
+                        completed.add(n);
+                        rounds.increment();
+                    }
+                }
+            }, "dilithiumgpu-bench-handoff");
+            completer.setDaemon(true);
+            completer.start();
+        }
+
+        CompletableFuture<Boolean> call() {
+            CompletableFuture<Boolean> f = new CompletableFuture<>();
+            waiting.add(f);
+            return f;
+        }
+
+        double meanRound() {
+            long r = rounds.sum();
+            return r == 0 ? 0 : (double) completed.sum() / r;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            closed = true;
+            completer.join();
+            for (CompletableFuture<Boolean> f; (f = waiting.poll()) != null; ) {
+                f.complete(Boolean.TRUE);
+            }
+        }
     }
 }

@@ -27,6 +27,20 @@ class BatcherCliTest {
     }
 
     @Test
+    void withoutABatcherTheHandOffAloneIsMeasured() {
+        assertEquals(Cli.OK, Cli.run(new String[] {"batcher", "--backend", "none", "--callers", "16,64",
+                "--batch-micros", "200", "--seconds", "0.3", "--warmup-seconds", "0.1"}, out, err));
+        String text = outBytes.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("no batcher: one platform thread completes every waiting future once per 200 µs"),
+                text);
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("64 callers: ([0-9,]+) ops/s; ([0-9.,]+) futures per completion round").matcher(text);
+        assertTrue(m.find(), text);
+        assertTrue(Long.parseLong(m.group(1).replace(",", "")) > 0, text);
+        assertTrue(Double.parseDouble(m.group(2).replace(",", "")) >= 1, "rounds complete at least one future: " + text);
+    }
+
+    @Test
     void anUnknownBackendIsAUsageError() {
         assertEquals(Cli.USAGE, Cli.run(new String[] {"batcher", "--backend", "fpga"}, out, err));
     }
