@@ -97,14 +97,18 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
     }
 
     /**
-     * 8 streams per GPU, 8192 tasks per slot, chunks of at least 1024, copies on up to 8 threads,
-     * retry after 30 s, {@link Sync#ADAPTIVE} waits. Eight streams, not four: a batch of 10,000
-     * then goes out as eight chunks whose copies and kernels overlap; on an H100 this raised
-     * ML-DSA-44 keygen from 5.80 to 6.58 M ops/s host to host (docs/performance.md).
+     * 32 streams per GPU (fewer where half the GPU's memory cannot hold them), 2048 tasks per slot,
+     * chunks of at least 1024, copies on up to 8 threads, retry after 30 s, {@link Sync#ADAPTIVE}
+     * waits. A batch of 10,000 goes out as about nine chunks whose copies and kernels overlap
+     * (8 streams rather than 4 had raised ML-DSA-44 keygen from 5.80 to 6.58 M ops/s host to
+     * host); the batcher's signing batches, whose callers leave as their own tasks end, keep up to
+     * 32 launches on the GPU, so that a launch's last rejection loops no longer hold up the next
+     * batch (JCA signing at 4,096 callers +20 to +35 % on an H100 over 8 streams;
+     * docs/performance.md). With 32 streams the driver is asked for 32 hardware work queues.
      */
     public static CudaConfig defaults() {
         int cores = Runtime.getRuntime().availableProcessors();
-        return new CudaConfig(8, 8192, 1024, Math.max(1, Math.min(8, cores)), Duration.ofSeconds(30));
+        return new CudaConfig(32, 2048, 1024, Math.max(1, Math.min(8, cores)), Duration.ofSeconds(30));
     }
 
     /**

@@ -68,11 +68,36 @@ public final class CudaLoader {
 
     private static final String DRIVER_LIBRARY = "libcuda.so";
 
+    /** The environment variable that sets a device's hardware work queues (the driver's default is 8, its maximum 32). */
+    static final String CONNECTIONS_VARIABLE = "CUDA_DEVICE_MAX_CONNECTIONS";
+    static final int MAX_CONNECTIONS = 32;
+
     private static boolean initialised;
     private static Unavailable initFailure;
     private static int deviceCount;
+    private static int connectionsWanted;
+    private static String connections = "unknown";
 
     private CudaLoader() {}
+
+    /**
+     * Asks for {@code n} hardware work queues per device (at most 32), so that as many streams run
+     * their kernels side by side instead of some sharing a queue, where a kernel waits for the one
+     * before it: {@value #CONNECTIONS_VARIABLE} is set in the process environment before
+     * {@code cuInit}, unless it is set already (the operator's value stands) or the driver is
+     * already initialised (the first request wins). Needs JDK 22 or later
+     * ({@link ProcessEnvironment}); {@link #connections()} says what happened.
+     */
+    static synchronized void requestConnections(int n) {
+        if (!initialised) {
+            connectionsWanted = Math.max(connectionsWanted, Math.min(MAX_CONNECTIONS, n));
+        }
+    }
+
+    /** The work queues per device in effect, and why: for the backend's description. */
+    static synchronized String connections() {
+        return connections;
+    }
 
     /**
      * Loads the natives, enables JCuda exceptions, runs {@code cuInit(0)} and counts the devices.
@@ -101,6 +126,13 @@ public final class CudaLoader {
             JCudaDriver.setExceptionsEnabled(true);
         } catch (LinkageError e) {
             throw nativeLoadFailure(e);
+        }
+        if (connectionsWanted > 8) {
+            String refused = ProcessEnvironment.setIfAbsent(CONNECTIONS_VARIABLE, Integer.toString(connectionsWanted));
+            connections = refused == null ? connectionsWanted + " work queues per device (" + CONNECTIONS_VARIABLE
+                    + " set)" : "work queues per device as the driver sets them: " + refused;
+        } else {
+            connections = "work queues per device as the driver sets them";
         }
         try {
             JCudaDriver.cuInit(0);

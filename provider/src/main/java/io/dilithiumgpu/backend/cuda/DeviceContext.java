@@ -164,6 +164,18 @@ final class DeviceContext implements AutoCloseable {
         return kernels.get(p).get(op);
     }
 
+    /**
+     * How many stream slots of {@code slotTasks} tasks this device holds in at most half its memory
+     * (each: a device block and a workspace), between 1 and {@code wanted}: slots are sized for the
+     * largest GPUs, and a small one opens fewer rather than fail for want of memory.
+     */
+    int slotsThatFit(int wanted, int slotTasks) {
+        long[] total = new long[1];
+        CudaCall.check("cuDeviceTotalMem(device " + ordinal + ")", () -> JCudaDriver.cuDeviceTotalMem(total, device));
+        long perSlot = BatchLayout.capacityBytes(slotTasks) + workspaceBytes(slotTasks);
+        return (int) Math.max(1, Math.min(wanted, total[0] / 2 / perSlot));
+    }
+
     /** The workspace a launch of up to {@code tasks} tasks of any kernel on this device touches. */
     long workspaceBytes(int tasks) {
         long max = 0;

@@ -59,12 +59,21 @@ final class DeviceSet implements AutoCloseable {
         this.devices = devices;
         this.slots = slots;
         this.copier = copier;
+        Map<DeviceContext, Integer> streams = new java.util.HashMap<>();
+        for (StreamSlot slot : slots) {
+            streams.merge(slot.device(), 1, Integer::sum);
+        }
         StringBuilder d = new StringBuilder();
         for (DeviceContext device : devices) {
             d.append(d.length() == 0 ? "" : "; ").append(device.description());
+            int n = streams.getOrDefault(device, 0);
+            if (n != config.streamsPerDevice()) {
+                d.append(" with ").append(n).append(" streams (what half its memory holds)");
+            }
         }
         this.description = d + "; " + config.streamsPerDevice() + " streams per device, " + config.slotTasks()
-                + " tasks per stream, " + config.sync().name().toLowerCase(java.util.Locale.ROOT) + " waits";
+                + " tasks per stream, " + config.sync().name().toLowerCase(java.util.Locale.ROOT) + " waits, "
+                + CudaLoader.connections();
         for (ParameterSet p : ParameterSet.values()) {
             Map<Operation, Integer> byOp = new EnumMap<>(Operation.class);
             for (Operation op : Operation.values()) {
@@ -72,7 +81,7 @@ final class DeviceSet implements AutoCloseable {
                 for (DeviceContext device : devices) {
                     int perLaunch = Math.min(config.slotTasks(),
                             Math.max(config.minChunkTasks(), 4 * device.kernel(p, op).residentTasks()));
-                    total += (long) perLaunch * config.streamsPerDevice();
+                    total += (long) perLaunch * streams.getOrDefault(device, 0);
                 }
                 byOp.put(op, (int) Math.min(total, Integer.MAX_VALUE));
             }
@@ -87,6 +96,7 @@ final class DeviceSet implements AutoCloseable {
      * @throws BackendException       when a device fails to open (a CUDA error, out of memory)
      */
     static DeviceSet open(CudaConfig config, CudaStats stats) throws CudaLoader.Unavailable {
+        CudaLoader.requestConnections(config.streamsPerDevice());
         int count = CudaLoader.initDriver();
         byte[] fatbin = CudaLoader.readFatbin();
         List<DeviceContext> devices = new ArrayList<>();
@@ -97,10 +107,16 @@ final class DeviceSet implements AutoCloseable {
             for (int ordinal = 0; ordinal < count; ordinal++) {
                 devices.add(DeviceContext.open(ordinal, fatbin, config.sync()));
             }
+            int[] fit = new int[devices.size()];
+            for (int d = 0; d < fit.length; d++) {
+                fit[d] = devices.get(d).slotsThatFit(config.streamsPerDevice(), config.slotTasks());
+            }
             // Interleaved, so that the first free slots spread over the devices.
             for (int s = 0; s < config.streamsPerDevice(); s++) {
-                for (DeviceContext device : devices) {
-                    slots.add(StreamSlot.open(device, s, config.slotTasks(), copier, config.sync()));
+                for (int d = 0; d < fit.length; d++) {
+                    if (s < fit[d]) {
+                        slots.add(StreamSlot.open(devices.get(d), s, config.slotTasks(), copier, config.sync()));
+                    }
                 }
             }
             DeviceSet set = new DeviceSet(config, List.copyOf(devices), List.copyOf(slots), copier, stats);
