@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.LongAdder;
  * stages ({@link BatcherMXBean}) and the wake-up of the caller after its future completes. It
  * bounds what the JCA path can reach for a given batch time, and shows what the batcher itself
  * costs. With {@code --backend none} there is no batcher either: each call hands a future to one
- * platform thread that completes every waiting future once per batch time, the least any blocking
- * single-call API over a batching engine costs on this host and JDK.
+ * of {@code --completers} platform threads, which complete every waiting future once per batch
+ * time: the least any blocking single-call API over a batching engine costs on this host and JDK.
  */
 final class BatcherCli implements Subcommand {
     static final List<Integer> DEFAULT_CALLERS = List.of(256, 1024, 4096);
@@ -48,7 +48,8 @@ final class BatcherCli implements Subcommand {
                 Option.valued("batch-micros", "N", "the stand-in backend's time per batch (default 2000)"),
                 Option.valued("backend", "standin|cuda|none", "the stand-in (default), the CUDA backend verifying a"
                         + " valid signature (the batcher and a real backend without the JCA layers), or none: no"
-                        + " batcher, futures completed by one thread once per batch time (the JDK's floor)"),
+                        + " batcher, futures completed by --completers threads once per batch time (the JDK's floor)"),
+                Option.valued("completers", "N", "with --backend none: threads completing the futures (default 1)"),
                 Option.valued("seconds", "S", "measured time per level (default 2)"),
                 Option.valued("warmup-seconds", "S", "unmeasured time before each level (default 1)"));
     }
@@ -61,7 +62,7 @@ final class BatcherCli implements Subcommand {
         long warmup = (long) (args.seconds("warmup-seconds", 1) * 1e9);
         String backendName = args.choice("backend", "standin", "standin", "cuda", "none");
         if (backendName.equals("none")) {
-            return runHandOff(levels, batchNanos, warmup, measure, out);
+            return runHandOff(levels, batchNanos, args.count("completers", 1), warmup, measure, out);
         }
         BatchConfig config = BatchConfig.builder(System.getProperties()).build();
         ParameterSet p = ParameterSet.ML_DSA_44;
@@ -126,21 +127,27 @@ final class BatcherCli implements Subcommand {
     }
 
     /**
-     * {@code --backend none}: callers block on futures that one platform thread completes, all
-     * those waiting, once every {@code batchNanos} (at once when 0): no batcher, no copies, no
-     * backend, only the JDK's hand-off between a completing thread and blocked callers.
+     * {@code --backend none}: callers block on futures that {@code completers} platform threads
+     * complete, each all those waiting in its own queue, once every {@code batchNanos} (at once
+     * when 0): no batcher, no copies, no backend, only the JDK's hand-off between completing
+     * threads and blocked callers. Caller i queues to completer i mod {@code completers}.
      */
-    private static int runHandOff(List<Integer> levels, long batchNanos, long warmup, long measure, PrintStream out)
-            throws Exception {
-        out.println("dilithium-gpu batcher: closed-loop callers on " + Callers.threadKind() + "; no batcher: one"
-                + " platform thread completes every waiting future once per " + batchNanos / 1000 + " µs");
+    private static int runHandOff(List<Integer> levels, long batchNanos, int completers, long warmup, long measure,
+                                  PrintStream out) throws Exception {
+        out.println("dilithium-gpu batcher: closed-loop callers on " + Callers.threadKind() + "; no batcher: "
+                + completers + " platform thread" + (completers == 1 ? "" : "s") + " complete every waiting future"
+                + " once per " + batchNanos / 1000 + " µs");
         out.println(Host.describe());
-        try (HandOff handOff = new HandOff(batchNanos)) {
+        try (HandOff handOff = new HandOff(batchNanos, completers)) {
             for (int callers : levels) {
-                Callers.ClosedLoopResult<Callers.Call> r = Callers.closedLoop(callers, () -> () -> {
-                    if (!handOff.call().get()) {
-                        throw new IllegalStateException("a hand-off completed false");
-                    }
+                java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+                Callers.ClosedLoopResult<Callers.Call> r = Callers.closedLoop(callers, () -> {
+                    int queue = next.getAndIncrement();
+                    return () -> {
+                        if (!handOff.call(queue).get()) {
+                            throw new IllegalStateException("a hand-off completed false");
+                        }
+                    };
                 }, warmup, measure);
                 out.printf(Locale.ROOT, "%,d callers: %,.0f ops/s; %,.1f futures per completion round; %s%n", callers,
                         r.opsPerSecond(), handOff.meanRound(), r.cpu());
@@ -149,39 +156,45 @@ final class BatcherCli implements Subcommand {
         return Cli.OK;
     }
 
-    /** One platform thread completing queued futures in rounds. */
+    /** Platform threads completing queued futures in rounds, each from its own queue. */
     private static final class HandOff implements AutoCloseable {
-        private final ConcurrentLinkedQueue<CompletableFuture<Boolean>> waiting = new ConcurrentLinkedQueue<>();
+        private final List<ConcurrentLinkedQueue<CompletableFuture<Boolean>>> queues = new java.util.ArrayList<>();
+        private final List<Thread> completers = new java.util.ArrayList<>();
         private final LongAdder completed = new LongAdder();
         private final LongAdder rounds = new LongAdder();
-        private final Thread completer;
         private volatile boolean closed;
 
-        HandOff(long roundNanos) {
-            completer = new Thread(() -> {
-                while (!closed) {
-                    if (roundNanos > 0) {
-                        LockSupport.parkNanos(roundNanos);
-                    } else {
-                        Thread.onSpinWait();
+        HandOff(long roundNanos, int threads) {
+            for (int t = 0; t < threads; t++) {
+                ConcurrentLinkedQueue<CompletableFuture<Boolean>> waiting = new ConcurrentLinkedQueue<>();
+                queues.add(waiting);
+                Thread completer = new Thread(() -> {
+                    while (!closed) {
+                        if (roundNanos > 0) {
+                            LockSupport.parkNanos(roundNanos);
+                        } else {
+                            Thread.onSpinWait();
+                        }
+                        int n = 0;
+                        for (CompletableFuture<Boolean> f; (f = waiting.poll()) != null; n++) {
+                            f.complete(Boolean.TRUE);
+                        }
+                        if (n > 0) {
+                            completed.add(n);
+                            rounds.increment();
+                        }
                     }
-                    int n = 0;
-                    for (CompletableFuture<Boolean> f; (f = waiting.poll()) != null; n++) {
-                        f.complete(Boolean.TRUE);
-                    }
-                    if (n > 0) {
-                        completed.add(n);
-                        rounds.increment();
-                    }
-                }
-            }, "dilithiumgpu-bench-handoff");
-            completer.setDaemon(true);
-            completer.start();
+                }, "dilithiumgpu-bench-handoff-" + t);
+                completer.setDaemon(true);
+                completers.add(completer);
+            }
+            completers.forEach(Thread::start);
         }
 
-        CompletableFuture<Boolean> call() {
+        /** A future that completer {@code queue} mod their number completes in its next round. */
+        CompletableFuture<Boolean> call(int queue) {
             CompletableFuture<Boolean> f = new CompletableFuture<>();
-            waiting.add(f);
+            queues.get(queue % queues.size()).add(f);
             return f;
         }
 
@@ -193,9 +206,13 @@ final class BatcherCli implements Subcommand {
         @Override
         public void close() throws InterruptedException {
             closed = true;
-            completer.join();
-            for (CompletableFuture<Boolean> f; (f = waiting.poll()) != null; ) {
-                f.complete(Boolean.TRUE);
+            for (Thread t : completers) {
+                t.join();
+            }
+            for (ConcurrentLinkedQueue<CompletableFuture<Boolean>> q : queues) {
+                for (CompletableFuture<Boolean> f; (f = q.poll()) != null; ) {
+                    f.complete(Boolean.TRUE);
+                }
             }
         }
     }

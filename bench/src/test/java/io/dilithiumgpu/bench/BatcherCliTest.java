@@ -29,9 +29,9 @@ class BatcherCliTest {
     @Test
     void withoutABatcherTheHandOffAloneIsMeasured() {
         assertEquals(Cli.OK, Cli.run(new String[] {"batcher", "--backend", "none", "--callers", "16,64",
-                "--batch-micros", "200", "--seconds", "0.3", "--warmup-seconds", "0.1"}, out, err));
+                "--batch-micros", "200", "--completers", "3", "--seconds", "0.3", "--warmup-seconds", "0.1"}, out, err));
         String text = outBytes.toString(StandardCharsets.UTF_8);
-        assertTrue(text.contains("no batcher: one platform thread completes every waiting future once per 200 µs"),
+        assertTrue(text.contains("no batcher: 3 platform threads complete every waiting future once per 200 µs"),
                 text);
         java.util.regex.Matcher m = java.util.regex.Pattern
                 .compile("64 callers: ([0-9,]+) ops/s; ([0-9.,]+) futures per completion round").matcher(text);
