@@ -212,13 +212,25 @@ public final class Batcher implements Engine, AutoCloseable {
     @Override
     public CompletableFuture<byte[]> sign(ParameterSet params, byte[] privateKey, PrivateKeyCache cache,
                                           byte[] mu, byte[] rnd) {
+        return sign(params, privateKey, cache, mu, rnd, true);
+    }
+
+    /** {@inheritDoc} The arrays are read when the task's batch loads, and the key and rnd then zeroed. */
+    @Override
+    public CompletableFuture<byte[]> signInPlace(ParameterSet params, byte[] privateKey, PrivateKeyCache cache,
+                                                 byte[] mu, byte[] rnd) {
+        return sign(params, privateKey, cache, mu, rnd, false);
+    }
+
+    private CompletableFuture<byte[]> sign(ParameterSet params, byte[] privateKey, PrivateKeyCache cache,
+                                           byte[] mu, byte[] rnd, boolean copy) {
         requireLength(mu, ParameterSet.MU_BYTES, "mu");
         requireLength(rnd, params.rndBytes(), "rnd");
         if (privateKey.length != params.privateKeyBytes()) {
             return CompletableFuture.failedFuture(new InvalidKeyException(params + " private key must be "
                     + params.privateKeyBytes() + " bytes, not " + privateKey.length));
         }
-        return submit(lane(Operation.SIGN, params), new SignBatch.Request(privateKey, cache, mu, rnd));
+        return submit(lane(Operation.SIGN, params), new SignBatch.Request(privateKey, cache, mu, rnd, copy));
     }
 
     /**
@@ -247,6 +259,18 @@ public final class Batcher implements Engine, AutoCloseable {
     @Override
     public CompletableFuture<Boolean> verify(ParameterSet params, byte[] publicKey, PublicKeyCache cache,
                                              byte[] mu, byte[] signature) {
+        return verify(params, publicKey, cache, mu, signature, true);
+    }
+
+    /** {@inheritDoc} The arrays are read when the task's batch loads. */
+    @Override
+    public CompletableFuture<Boolean> verifyInPlace(ParameterSet params, byte[] publicKey, PublicKeyCache cache,
+                                                    byte[] mu, byte[] signature) {
+        return verify(params, publicKey, cache, mu, signature, false);
+    }
+
+    private CompletableFuture<Boolean> verify(ParameterSet params, byte[] publicKey, PublicKeyCache cache,
+                                              byte[] mu, byte[] signature, boolean copy) {
         requireLength(mu, ParameterSet.MU_BYTES, "mu");
         if (publicKey.length != params.publicKeyBytes()) {
             return CompletableFuture.failedFuture(new InvalidKeyException(params + " public key must be "
@@ -255,7 +279,7 @@ public final class Batcher implements Engine, AutoCloseable {
         if (signature.length != params.signatureBytes()) {
             return CompletableFuture.completedFuture(Boolean.FALSE);
         }
-        return submit(lane(Operation.VERIFY, params), new VerifyBatch.Request(publicKey, cache, mu, signature));
+        return submit(lane(Operation.VERIFY, params), new VerifyBatch.Request(publicKey, cache, mu, signature, copy));
     }
 
     /**

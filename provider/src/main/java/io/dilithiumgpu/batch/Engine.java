@@ -10,7 +10,8 @@ import java.util.concurrent.CompletableFuture;
  * The one way in from the JCA SPIs and the async API to the backends: single operations in,
  * futures out. The batching implementation coalesces concurrent calls into backend batches.
  *
- * <p>Arguments are copied before the call returns; the caller may reuse or wipe its arrays.
+ * <p>Arguments are copied before the call returns; the caller may reuse or wipe its arrays
+ * (except in the {@code InPlace} forms, for callers that block until the result).
  */
 public interface Engine {
 
@@ -43,5 +44,27 @@ public interface Engine {
     default CompletableFuture<Boolean> verify(ParameterSet params, byte[] publicKey, PublicKeyCache cache,
                                               byte[] mu, byte[] signature) {
         return verify(params, publicKey, mu, signature);
+    }
+
+    /**
+     * {@link #sign(ParameterSet, byte[], PrivateKeyCache, byte[], byte[])} that may read the
+     * arrays where they are instead of copying them: for a caller that blocks until the future
+     * completes, leaves the arrays unchanged until then and wipes its secret ones afterwards (the
+     * JCA layer). The engine may wipe {@code privateKey} and {@code rnd} once it has read them.
+     * By default they are copied, as by {@code sign}.
+     */
+    default CompletableFuture<byte[]> signInPlace(ParameterSet params, byte[] privateKey, PrivateKeyCache cache,
+                                                  byte[] mu, byte[] rnd) {
+        return sign(params, privateKey, cache, mu, rnd);
+    }
+
+    /**
+     * {@link #verify(ParameterSet, byte[], PublicKeyCache, byte[], byte[])} that may read the
+     * arrays where they are, for a caller that leaves them unchanged until the future completes
+     * (as for {@link #signInPlace}). By default they are copied.
+     */
+    default CompletableFuture<Boolean> verifyInPlace(ParameterSet params, byte[] publicKey, PublicKeyCache cache,
+                                                     byte[] mu, byte[] signature) {
+        return verify(params, publicKey, cache, mu, signature);
     }
 }

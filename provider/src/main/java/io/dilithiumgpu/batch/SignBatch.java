@@ -42,15 +42,19 @@ final class SignBatch extends Batch {
 
         /** All three are copied; lengths are checked by the caller. */
         Request(byte[] privateKey, byte[] mu, byte[] rnd) {
-            this(privateKey, null, mu, rnd);
+            this(privateKey, null, mu, rnd, true);
         }
 
-        /** The arrays are copied; the cache (the key's, or null) is not. */
-        Request(byte[] privateKey, PrivateKeyCache cache, byte[] mu, byte[] rnd) {
-            this.privateKey = privateKey.clone();
+        /**
+         * The arrays are copied when {@code copy} is set, else read in place when the batch loads
+         * (the caller leaves them unchanged until the future completes, and {@link #wipe()} then
+         * zeroes its key and rnd); the cache (the key's, or null) is never copied.
+         */
+        Request(byte[] privateKey, PrivateKeyCache cache, byte[] mu, byte[] rnd, boolean copy) {
+            this.privateKey = copy ? privateKey.clone() : privateKey;
             this.cache = cache;
-            this.mu = mu.clone();
-            this.rnd = rnd.clone();
+            this.mu = copy ? mu.clone() : mu;
+            this.rnd = copy ? rnd.clone() : rnd;
         }
 
         @Override

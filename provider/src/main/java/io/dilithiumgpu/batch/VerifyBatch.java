@@ -39,15 +39,19 @@ final class VerifyBatch extends Batch {
 
         /** All three are copied; lengths are checked by the caller. */
         Request(byte[] publicKey, byte[] mu, byte[] signature) {
-            this(publicKey, null, mu, signature);
+            this(publicKey, null, mu, signature, true);
         }
 
-        /** The arrays are copied; the cache (the key's, or null) is not. */
-        Request(byte[] publicKey, PublicKeyCache cache, byte[] mu, byte[] signature) {
-            this.publicKey = publicKey.clone();
+        /**
+         * The arrays are copied when {@code copy} is set, else read in place when the batch loads
+         * (the caller leaves them unchanged until the future completes); the cache (the key's, or
+         * null) is never copied.
+         */
+        Request(byte[] publicKey, PublicKeyCache cache, byte[] mu, byte[] signature, boolean copy) {
+            this.publicKey = copy ? publicKey.clone() : publicKey;
             this.cache = cache;
-            this.mu = mu.clone();
-            this.signature = signature.clone();
+            this.mu = copy ? mu.clone() : mu;
+            this.signature = copy ? signature.clone() : signature;
         }
 
         @Override

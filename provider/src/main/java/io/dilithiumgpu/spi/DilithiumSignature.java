@@ -168,18 +168,18 @@ public final class DilithiumSignature extends SignatureSpi {
         }
         byte[] sk = null;
         byte[] rnd = null;
-        CompletableFuture<byte[]> signature;
         try {
             byte[] mu = message.mu();
             sk = expandedKey();
             rnd = rnd(sk, mu);
-            signature = Engines.shared().sign(params, sk, privateKey.cache(), mu, rnd);
+            // This thread blocks until the result, so the engine reads the fresh arrays in place.
+            return EngineCalls.await(Engines.shared().signInPlace(params, sk, privateKey.cache(), mu, rnd),
+                    params + " signing", SignatureException::new);
         } finally {
             wipe(sk);
             wipe(rnd);
             message = newMuInput();
         }
-        return EngineCalls.await(signature, params + " signing", SignatureException::new);
     }
 
     private byte[] expandedKey() throws SignatureException {
@@ -229,8 +229,9 @@ public final class DilithiumSignature extends SignatureSpi {
         if (signature.length != params.signatureBytes()) {
             return false;
         }
-        return EngineCalls.await(Engines.shared().verify(params, publicKey.getRawKey(), publicKey.cache(), mu, signature),
-                params + " verification", SignatureException::new);
+        // This thread blocks until the verdict, so the engine reads the arrays in place.
+        return EngineCalls.await(Engines.shared().verifyInPlace(params, publicKey.getRawKey(), publicKey.cache(), mu,
+                signature), params + " verification", SignatureException::new);
     }
 
     private void requireInitialized() throws SignatureException {

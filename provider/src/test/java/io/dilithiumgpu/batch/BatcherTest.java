@@ -152,6 +152,47 @@ class BatcherTest {
         });
     }
 
+    /**
+     * The in-place forms (for the JCA layer, which blocks until the result) read the caller's
+     * arrays when the batch loads, not when the call is made, and zero a signing key and rnd once
+     * read; the copying forms take their copies at once.
+     */
+    @Test
+    void inPlaceFormsReadTheArraysWhenTheBatchLoadsAndWipeTheSecrets() throws Exception {
+        ParameterSet p = ParameterSet.ML_DSA_65;
+        SpyBackend spy = new SpyBackend(new CpuBackend(), "cpu", 16);
+        Batcher b = open(BatchConfig.builder().maxInFlight(1).build(), spy, null);
+        Fixtures.KeyPair kp = keys(p);
+        assertTimeoutPreemptively(GENEROUS, () -> {
+            spy.hold();
+            CompletableFuture<byte[]> first = b.sign(p, kp.sk, mu(p, kp.tr, message(0)), rnd(p, 0));
+            assertTrue(spy.awaitEntered(1));
+
+            byte[] sk = kp.sk.clone();
+            byte[] rnd = rnd(p, 1);
+            byte[] signMu = mu(p, kp.tr, message(1));
+            CompletableFuture<byte[]> signed = b.signInPlace(p, sk, null, signMu, rnd);
+            byte[] copiedMu = mu(p, kp.tr, message(2));
+            CompletableFuture<byte[]> copied = b.sign(p, kp.sk, null, copiedMu, rnd(p, 2));
+            byte[] verifyMu = mu(p, kp.tr, message(3));
+            byte[] sig3 = new byte[p.signatureBytes()];
+            Scheme.sign(p, kp.sk, 0, verifyMu, 0, rnd(p, 3), 0, sig3, 0);
+            CompletableFuture<Boolean> verified = b.verifyInPlace(p, kp.pk, null, verifyMu, sig3);
+            // Before the batch loads: the in-place requests see these changes, the copied one does not.
+            System.arraycopy(mu(p, kp.tr, message(4)), 0, signMu, 0, signMu.length);
+            System.arraycopy(mu(p, kp.tr, message(5)), 0, copiedMu, 0, copiedMu.length);
+            sig3[7] ^= 1;
+            spy.release();
+            first.join();
+
+            assertTrue(Fixtures.referenceVerifies(p, kp.pk, message(4), signed.join()), "signed the μ as it was at load");
+            assertTrue(Fixtures.referenceVerifies(p, kp.pk, message(2), copied.join()), "signed the μ as it was at the call");
+            assertFalse(verified.join(), "verified the signature as it was at load");
+            assertTrue(Fixtures.allZero(sk), "the in-place private key is zeroed once read");
+            assertTrue(Fixtures.allZero(rnd), "the in-place rnd is zeroed once read");
+        });
+    }
+
     @Test
     void wrongLengthsAreRefusedWithoutQueueing() {
         ParameterSet p = ParameterSet.ML_DSA_65;
