@@ -46,4 +46,10 @@ public interface CudaBackendMXBean {
      * appears ({@link io.dilithiumgpu.backend.TaskListener}).
      */
     long getEarlyTaskCount();
+
+    /**
+     * Chunks their caller ran on its own thread, on a slot it found idle, instead of handing them
+     * to the slot's worker: lone verification chunks, as the batcher's batches of single calls are.
+     */
+    long getInlineChunkCount();
 }

@@ -15,6 +15,7 @@ final class CudaStats implements CudaBackendMXBean {
     private final LongAdder wipe = new LongAdder();
     private final LongAdder slept = new LongAdder();
     private final LongAdder toldEarly = new LongAdder();
+    private final LongAdder inline = new LongAdder();
 
     CudaStats(Supplier<String> description) {
         this.description = description;
@@ -41,6 +42,16 @@ final class CudaStats implements CudaBackendMXBean {
     /** Tasks a slot reported to their call's {@link io.dilithiumgpu.backend.TaskListener} as they ended. */
     void toldEarly(int count) {
         toldEarly.add(count);
+    }
+
+    /** A chunk its caller ran on its own thread. */
+    void ranInline() {
+        inline.increment();
+    }
+
+    @Override
+    public long getInlineChunkCount() {
+        return inline.sum();
     }
 
     @Override

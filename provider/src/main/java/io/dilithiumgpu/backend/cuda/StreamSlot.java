@@ -49,8 +49,14 @@ final class StreamSlot implements AutoCloseable {
     private static final byte[] ZEROS = new byte[1 << 16];
     /** Status the host writes before a launch; no kernel writes it, so it marks a skipped task. */
     private static final byte UNWRITTEN = (byte) 0xFF;
-    /** Between two scans of a published chunk's status bytes. */
-    private static final long POLL_NANOS = 20_000;
+    /**
+     * Between two scans of a published chunk's status bytes: an eighth of the time since the
+     * launch, within these bounds. Each scan wakes the slot's thread, which on a host busy with
+     * thousands of callers costs more than the few tens of µs a task's caller may wait for it
+     * (a launch of the batcher's lasts milliseconds).
+     */
+    private static final long MIN_POLL_NANOS = 20_000;
+    private static final long MAX_POLL_NANOS = 200_000;
     /** Between two queries of whether a published chunk's launch has ended (each a driver call). */
     private static final long QUERY_NANOS = 2_000_000;
     private static final String NOT_READY = CUresult.stringFor(CUresult.CUDA_ERROR_NOT_READY);
@@ -202,6 +208,19 @@ final class StreamSlot implements AutoCloseable {
 
     DeviceContext device() {
         return device;
+    }
+
+    /**
+     * Claims the slot for the calling thread if nobody uses it, for a caller that runs a chunk
+     * itself ({@link #execute} from the same thread); {@link #unclaim} gives it back. The slot's
+     * worker, should it take a chunk meanwhile, waits.
+     */
+    boolean tryClaim() {
+        return busy.tryLock();
+    }
+
+    void unclaim() {
+        busy.unlock();
     }
 
     /**
@@ -410,7 +429,8 @@ final class StreamSlot implements AutoCloseable {
         int from = 0;
         int told = 0;
         boolean ended = false;
-        long queryAt = System.nanoTime() + QUERY_NANOS;
+        long launched = System.nanoTime();
+        long queryAt = launched + QUERY_NANOS;
         while (true) {
             for (int i = from; i < n; i++) {
                 if (reported[i]) {
@@ -443,7 +463,7 @@ final class StreamSlot implements AutoCloseable {
                     continue;
                 }
             }
-            LockSupport.parkNanos(POLL_NANOS);
+            LockSupport.parkNanos(Math.min(MAX_POLL_NANOS, Math.max(MIN_POLL_NANOS, (now - launched) >> 3)));
         }
     }
 
@@ -678,6 +698,15 @@ final class StreamSlot implements AutoCloseable {
      */
     @Override
     public synchronized void close() {
+        busy.lock();  // a caller running a chunk itself finishes it first
+        try {
+            closeIdle();
+        } finally {
+            busy.unlock();
+        }
+    }
+
+    private void closeIdle() {
         if (closed) {
             return;
         }

@@ -396,6 +396,47 @@ class CudaBackendTest {
         assertTrue(gpu.healthy());
     }
 
+    /**
+     * Lone verification chunks run on their callers' threads when a slot is idle (more callers
+     * than slots: some queue for the workers instead); every verdict is right either way.
+     */
+    @Test
+    void loneVerificationChunksRunOnTheirCallersThreadsWithTheRightVerdicts() throws Exception {
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        Case c = new Case(p, 40, 0x5EED_000BL);
+        int pk = p.publicKeyBytes();
+        int s = p.signatureBytes();
+        long inlineBefore = gpu.metrics().getInlineChunkCount();
+        ExecutorService callers = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> results = new ArrayList<>();
+            for (int round = 0; round < 25; round++) {
+                for (int i = 0; i < c.n; i += 5) {
+                    int first = i;
+                    int bad = round % 5;
+                    results.add(callers.submit(() -> {
+                        byte[] sigs = Arrays.copyOfRange(c.sigs, first * s, (first + 5) * s);
+                        sigs[bad * s + 11] ^= 4;
+                        byte[] status = new byte[5];
+                        gpu.verify(p, 5, Arrays.copyOfRange(c.pks, first * pk, (first + 5) * pk),
+                                Arrays.copyOfRange(c.mus, first * 64, (first + 5) * 64), sigs, status);
+                        for (int t = 0; t < 5; t++) {
+                            assertEquals(t == bad ? TaskStatus.REJECTED : TaskStatus.OK, status[t], "task " + (first + t));
+                        }
+                    }));
+                }
+            }
+            for (Future<?> f : results) {
+                f.get();
+            }
+        } finally {
+            callers.shutdown();
+        }
+        long inline = gpu.metrics().getInlineChunkCount() - inlineBefore;
+        assertTrue(inline > 0, "some chunks ran on their callers' threads");
+        assertTrue(gpu.healthy());
+    }
+
     @Test
     void secretsAreWipedFromPinnedDeviceAndWorkspaceMemory() {
         ParameterSet p = ParameterSet.ML_DSA_87;
