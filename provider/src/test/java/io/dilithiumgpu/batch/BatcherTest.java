@@ -100,6 +100,18 @@ class BatcherTest {
         assertFalse(b.verify(p, pk, mu, sig).join());
     }
 
+    /**
+     * Holds the backend's next batch and sends it one signature, so that the requests made next
+     * queue behind it (one batch in flight) and go together once {@code spy.release()} is called.
+     */
+    private static CompletableFuture<byte[]> signHeld(SpyBackend spy, Batcher b, ParameterSet p, Fixtures.KeyPair kp)
+            throws InterruptedException {
+        spy.hold();
+        CompletableFuture<byte[]> held = b.sign(p, kp.sk, mu(p, kp.tr, message(0)), rnd(p, 0));
+        assertTrue(spy.awaitEntered(1));
+        return held;
+    }
+
     @Test
     void badRequestsInsideABusyBatchFailAlone() throws Exception {
         ParameterSet p = ParameterSet.ML_DSA_44;
@@ -107,9 +119,7 @@ class BatcherTest {
         Batcher b = open(BatchConfig.builder().maxInFlight(1).build(), spy, null);
         Fixtures.KeyPair kp = keys(p);
         assertTimeoutPreemptively(GENEROUS, () -> {
-            spy.hold();
-            CompletableFuture<byte[]> first = b.sign(p, kp.sk, mu(p, kp.tr, message(0)), rnd(p, 0));
-            assertTrue(spy.awaitEntered(1));
+            CompletableFuture<byte[]> first = signHeld(spy, b, p, kp);
 
             int n = 24;
             int badKey = 7;
@@ -130,9 +140,7 @@ class BatcherTest {
             }
             assertTrue(spy.batchSizes.contains(n), "the bad key ran inside one batch: " + spy.batchSizes);
 
-            spy.hold();
-            first = b.sign(p, kp.sk, mu(p, kp.tr, message(0)), rnd(p, 0));
-            assertTrue(spy.awaitEntered(1));
+            first = signHeld(spy, b, p, kp);
             int corrupted = 11;
             List<CompletableFuture<Boolean>> verifies = new ArrayList<>();
             for (int i = 0; i < n; i++) {
@@ -164,9 +172,7 @@ class BatcherTest {
         Batcher b = open(BatchConfig.builder().maxInFlight(1).build(), spy, null);
         Fixtures.KeyPair kp = keys(p);
         assertTimeoutPreemptively(GENEROUS, () -> {
-            spy.hold();
-            CompletableFuture<byte[]> first = b.sign(p, kp.sk, mu(p, kp.tr, message(0)), rnd(p, 0));
-            assertTrue(spy.awaitEntered(1));
+            CompletableFuture<byte[]> first = signHeld(spy, b, p, kp);
 
             byte[] sk = kp.sk.clone();
             byte[] rnd = rnd(p, 1);
