@@ -162,12 +162,21 @@ final class DeviceSet implements AutoCloseable {
                 continue;
             }
             try {
-                slot.execute(c, stats, () -> c.done.complete(null));
+                execute(slot, c, () -> c.done.complete(null));
             } catch (BackendException e) {
                 failed(c, e);
-            } catch (RuntimeException | Error e) {
-                failed(c, new BackendException("CUDA backend failure on " + slot.device().description() + ": " + e, e));
             }
+        }
+    }
+
+    /** Runs chunk {@code c} on {@code slot}; whatever fails comes out as a {@link BackendException}. */
+    private void execute(StreamSlot slot, Chunk c, Runnable outputsReady) {
+        try {
+            slot.execute(c, stats, outputsReady);
+        } catch (BackendException e) {
+            throw e;
+        } catch (RuntimeException | Error e) {
+            throw new BackendException("CUDA backend failure on " + slot.device().description() + ": " + e, e);
         }
     }
 
@@ -276,11 +285,7 @@ final class DeviceSet implements AutoCloseable {
                 c.sleep = config.sync().sleepsForLoneChunks() && others >= 1;
                 c.queuedNanos = System.nanoTime();
                 try {
-                    slot.execute(c, stats, stats::ranInline);
-                } catch (BackendException e) {
-                    throw e;
-                } catch (RuntimeException | Error e) {
-                    throw new BackendException("CUDA backend failure on " + slot.device().description() + ": " + e, e);
+                    execute(slot, c, stats::ranInline);
                 } finally {
                     chunksInFlight.decrementAndGet();
                 }
