@@ -5,19 +5,24 @@
  * the next task index from the atomic counter scratch[ABI_SCRATCH_NEXT_TASK], runs the task (a
  * signing task keeps iterating kappa until it accepts), writes the status byte and takes the
  * next index, until the batch is exhausted. Slow tasks therefore never hold up a whole block,
- * and no host round trip is needed between signing iterations. A task type whose
+ * and no host round trip is needed between signing iterations. Once the device has no task
+ * left to start, a signing warp without a task helps the rejection loops still running in its
+ * launch (help.cuh, sign.cuh). A task type whose
  * STATUS_PUBLISHES is true (signing) orders its outputs before its status at system scope, so
  * that a host reading outputs and status in mapped host memory may take each task as it ends.
  *
  * Worker w uses workspace bytes [w * WS, (w + 1) * WS), WS = Task::WS_WORDS * 4; workers with
  * w >= n exit at once, so at most min(n, grid * warps) slices are touched. Before exiting, a
- * worker zeroes its workspace slice and its shared memory (they held secret-derived values).
+ * worker zeroes its workspace slice and its shared memory (they held secret-derived values); a
+ * signing worker's help record, at the end of its slice, must be zero before its first task, so
+ * the host zeroes a workspace once when it allocates it.
  */
 #ifndef DILITHIUMGPU_SCHEDULE_CUH
 #define DILITHIUMGPU_SCHEDULE_CUH
 
 #include "batch_abi.h"
 #include "ntt.cuh"
+#include "help.cuh"
 #include "poly.cuh"
 #include "warp_shared.cuh"
 
@@ -52,7 +57,68 @@ constexpr int BLOCK_SHARED_BYTES = block_shared_bytes(BLOCK_WARPS);
 constexpr int SIGN_BLOCK_THREADS = 32;
 #define DG_SIGN_BLOCKS_PER_SM (4 * DG_BLOCKS_PER_SM)
 
+/*
+ * One worker's part of a launch: takes task indices from *next_task until the batch has none
+ * left, runs each and writes its status (for a task type whose STATUS_PUBLISHES, after its
+ * outputs at system scope); then, for a task type that HELPS (signing), helps other workers'
+ * tasks while the gate is open (help.cuh); then zeroes its workspace slice and shared memory.
+ * Runs on the host too, one emulated warp each (the host tests).
+ */
+template <class Task>
+DG_HD void worker_loop(const typename Task::Args& args, uint8_t* status, int n, uint32_t* next_task,
+                       WarpShared& sh, int32_t* ws, const int32_t* zt, const Crew& crew) {
+    DG_NO_UNROLL
+    for (;;) {
+        const int task = help::lane0([&] {
+            const int t = (int)help::add(next_task, 1u);
+            if (t < n) help::task_taken(crew.gate);
+            return t;
+        });
+        if (task >= n) break;
+        uint8_t st;
+        if constexpr (Task::HELPS) {
+            st = Task::run(task, args, sh, ws, zt, crew);
+        } else {
+            st = Task::run(task, args, sh, ws, zt);
+        }
+        if (Task::STATUS_PUBLISHES) {
+            // The status may be host memory that the host polls while the launch runs (signing
+            // batches of single calls complete each caller as its task ends): every lane's
+            // output stores reach the system before the status that announces them.
+            help::fence_system();
+            warp::sync();
+            if (warp::lane() == 0) *reinterpret_cast<volatile uint8_t*>(status + task) = st;
+        } else if (warp::lane() == 0) {
+            status[task] = st;
+        }
+    }
+    if constexpr (Task::HELPS) {
+        Task::help(args, sh, ws, zt, crew);
+    }
+
+    // Every lane's last reads of the task's shared and global state happen before any lane
+    // wipes them (compute-sanitizer racecheck: a WAR hazard between SignTask's hint encoding
+    // and this wipe; the last broadcast converges the lanes but does not order memory).
+    warp::sync();
+    warp_zero_words(ws, Task::WS_WORDS);
+    uint32_t* shw = reinterpret_cast<uint32_t*>(&sh);
+    for (unsigned i = warp::lane(); i < sizeof(WarpShared) / 4; i += 32) shw[i] = 0;
+}
+
 #if defined(__CUDACC__)
+}  // namespace dg
+
+/*
+ * The device's help gate (help.cuh), one per context: the host sets `launched` (cuModuleGetGlobal
+ * "dg_help_gate", then the device address of a mapped host word at offset 8) and counts every
+ * launch there before it submits it; while it is null, helping is off.
+ */
+extern "C" {
+__device__ dg::HelpGate dg_help_gate;
+}
+
+namespace dg {
+
 template <class Task>
 __device__ __forceinline__ void run_persistent(const typename Task::Args& args, uint8_t* status, int n,
                                                uint32_t* scratch, uint8_t* workspace) {
@@ -61,40 +127,19 @@ __device__ __forceinline__ void run_persistent(const typename Task::Args& args, 
     extern __shared__ __align__(16) uint8_t dg_dynamic_shared[];
     int32_t* zt = reinterpret_cast<int32_t*>(dg_dynamic_shared);
     fill_zeta_table(zt, (int)threadIdx.x, (int)blockDim.x);
+    if (blockIdx.x == 0 && threadIdx.x == 0) help::launch_started(&dg_help_gate, n);
     __syncthreads();
 
+    const int warps = (int)(blockDim.x >> 5);
     const int warp_in_block = (int)(threadIdx.x >> 5);
     WarpShared& sh = reinterpret_cast<WarpShared*>(dg_dynamic_shared + ZETA_TABLE_BYTES)[warp_in_block];
-    const long long worker = (long long)blockIdx.x * (blockDim.x >> 5) + warp_in_block;
+    const long long worker = (long long)blockIdx.x * warps + warp_in_block;
     if (worker >= n) return;
-    int32_t* ws = reinterpret_cast<int32_t*>(workspace + worker * (long long)Task::WS_WORDS * 4);
-    const unsigned l = threadIdx.x & 31u;
-
-    for (;;) {
-        int task = 0;
-        if (l == 0) task = (int)atomicAdd(&scratch[ABI_SCRATCH_NEXT_TASK], 1u);
-        task = __shfl_sync(warp::FULL, task, 0);
-        if (task >= n) break;
-        const uint8_t st = Task::run(task, args, sh, ws, zt);
-        if (Task::STATUS_PUBLISHES) {
-            // The status may be host memory that the host polls while the launch runs (signing
-            // batches of single calls complete each caller as its task ends): every lane's
-            // output stores reach the system before the status that announces them.
-            __threadfence_system();
-            warp::sync();
-            if (l == 0) *reinterpret_cast<volatile uint8_t*>(status + task) = st;
-        } else if (l == 0) {
-            status[task] = st;
-        }
-    }
-
-    // Every lane's last reads of the task's shared and global state happen before any lane
-    // wipes them (compute-sanitizer racecheck: a WAR hazard between SignTask's hint encoding
-    // and this wipe; the __shfl_sync above converges the lanes but does not order memory).
-    warp::sync();
-    warp_zero_words(ws, Task::WS_WORDS);
-    uint32_t* shw = reinterpret_cast<uint32_t*>(&sh);
-    for (unsigned i = l; i < sizeof(WarpShared) / 4; i += 32) shw[i] = 0;
+    const long long slice_bytes = (long long)Task::WS_WORDS * 4;
+    int32_t* ws = reinterpret_cast<int32_t*>(workspace + worker * slice_bytes);
+    const long long grid_workers = (long long)gridDim.x * warps;
+    const Crew crew{workspace, slice_bytes, (int)(grid_workers < n ? grid_workers : n), (int)worker, &dg_help_gate};
+    worker_loop<Task>(args, status, n, &scratch[ABI_SCRATCH_NEXT_TASK], sh, ws, zt, crew);
 }
 #endif
 

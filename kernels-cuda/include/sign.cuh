@@ -13,8 +13,17 @@
  * (probability below 2^-300 for a well-formed key) gets ABI_STATUS_INVALID_KEY, so that a
  * crafted key cannot hold the GPU forever.
  *
+ * The iterations come in blocks of CANDIDATES. When the device has no task left to start
+ * (help.cuh's gate), the warp opens its task to helpers at the next block boundary: warps without
+ * a task of their own then take later blocks of it from the task's help record, each with its own
+ * y, w and staging rows and the owner's keys, and every warp stages its signature in its own
+ * workspace; the outcome (the smallest accepted kappa's signature) is written once no smaller
+ * kappa can still be accepted. A task that never opens writes its signature directly, as before.
+ *
  * Workspace (global, per warp), int32 polynomials:
  *   A^ (K L) | s1^ (L) | s2^ (K) | t0^ (K) | y (CANDIDATES L) | [y^ (L)] | w, then (HighBits, r0) (K)
+ *   | the staged signature (SIG_BYTES, whole 16-byte units) | the help record (help.cuh)
+ * A^, s1^, s2^ and t0^ are the task's keys: helpers read them from the owner's workspace.
  * y^ is read K L times per iteration. Where it fits (L <= 5) it lives in the warp's lane-stream
  * staging rows instead, which are idle while iterations run (they serve only the drawing of y),
  * and the workspace has no y^ slice.
@@ -30,8 +39,14 @@
 #include "params.cuh"
 #include "poly.cuh"
 #include "rounding.cuh"
+#include "help.cuh"
 #include "sample.cuh"
 #include "warp_shared.cuh"
+
+/* 0 builds the signing kernels without helping (A/B runs); the gate then never opens for them. */
+#ifndef DG_SIGN_HELPERS
+#define DG_SIGN_HELPERS 1
+#endif
 
 namespace dg {
 
@@ -50,7 +65,15 @@ struct SignTask {
     static constexpr bool YHAT_SHARED = P::L * N <= STAGE_WORDS;
     static constexpr int WS_YHAT = WS_Y + CANDIDATES * P::L * N;
     static constexpr int WS_W = WS_YHAT + (YHAT_SHARED ? 0 : P::L * N);
-    static constexpr int WS_WORDS = WS_W + P::K * N;
+    static constexpr int WS_SIG = WS_W + P::K * N;
+    /** Blocks of CANDIDATES iterations: kappa < MAX_ITERATIONS + CANDIDATES - 1 at most. */
+    static constexpr int BLOCKS = (MAX_ITERATIONS + CANDIDATES - 1) / CANDIDATES;
+    /** Idle warps take blocks of this task once the device has no task left to start (help.cuh). */
+    static constexpr bool HELPS = DG_SIGN_HELPERS != 0;
+    static constexpr int WS_RECORD = WS_SIG + (HELPS ? (P::SIG_BYTES + 15) / 16 * 4 : 0);
+    static constexpr int WS_WORDS = WS_RECORD + (HELPS ? (int)sizeof(HelpRecord) / 4 : 0);
+    static_assert(BLOCKS < (int)CLAIM_NEXT_MASK && (MAX_ITERATIONS + CANDIDATES) < (NO_KAPPA >> KAPPA_SHIFT),
+                  "block numbers and kappa fit the claim word and best");
 
     struct Args {
         const uint8_t* sks;
@@ -64,7 +87,12 @@ struct SignTask {
     static DG_HD int32_t w_high(int32_t v) { return (int32_t)((uint32_t)v >> 24); }
     static DG_HD int32_t w_r0(int32_t v) { return (int32_t)((uint32_t)v << 8) >> 8; }
 
-    static DG_HD uint8_t run(int task, const Args& a, WarpShared& sh, int32_t* ws, const int32_t* zt) {
+    /**
+     * Signs task `task`. With HELPS, crew says where the launch's other workers are and whether
+     * helping may start (a null gate, as by default: never).
+     */
+    static DG_HD uint8_t run(int task, const Args& a, WarpShared& sh, int32_t* ws, const int32_t* zt,
+                             const Crew& crew = Crew{}) {
         const uint8_t* sk = a.sks + (size_t)task * P::SK_BYTES;
         const uint8_t* mu = a.mus + (size_t)task * CRH_BYTES;
         const uint8_t* rnd = a.rnds + (size_t)task * P::RND_BYTES;
@@ -117,17 +145,231 @@ struct SignTask {
         }
         warp::sync();
 
+        // This task's record: a new generation, closed to helpers.
+        HelpRecord* rec = record_of(ws);
+        if (HELPS) {
+            help::lane0([&] {
+                uint32_t g = claim_gen(help::load(&rec->claim)) + 1;
+                if (g == 0) g = 1;
+                help::store(&rec->claim, make_claim(g, 0, 0, false));
+                help::store(&rec->best, NO_KAPPA);
+                help::store(&rec->done, (uint64_t)0);
+                help::store(&rec->task, task + 1);
+                return 0;
+            });
+        }
+
         DG_NO_UNROLL
-        for (int it0 = 0; it0 < MAX_ITERATIONS; it0 += CANDIDATES) {
-            warp::sync();  // the last iteration's reads of y^ in the staging rows come first
-            run_lane_streams<P>(SignStreams<P>{it0 == 0 ? ws + WS_A : nullptr, ws + WS_Y, it0, CANDIDATES},
-                                sh.seeds, sh.stage);
+        for (int b = 0; b < BLOCKS; ++b) {
+            draw(b, b == 0, sh, ws);
+            if (HELPS && help::gate_open(crew.gate)) return closed(rec, run_opened(b, rec, sh, ws, zt, crew, sig));
             DG_NO_UNROLL
             for (int c = 0; c < CANDIDATES; ++c) {
-                if (attempt(ws + WS_Y + c * P::L * N, sig, sh, ws, zt)) return ABI_STATUS_OK;
+                if (attempt(ws + WS_Y + c * P::L * N, sig, sh, ws, ws, zt)) return closed(rec, ABI_STATUS_OK);
             }
         }
-        return ABI_STATUS_INVALID_KEY;
+        return closed(rec, ABI_STATUS_INVALID_KEY);
+    }
+
+    /**
+     * The rest of a task that opens to helpers with block b drawn: its blocks are taken from its
+     * record from b + 1 on, by this warp and by helpers, every accepted signature is staged, and
+     * the outcome is written by whichever warp finishes the last block; returns it.
+     */
+    static DG_HD uint8_t run_opened(int b, HelpRecord* rec, WarpShared& sh, int32_t* ws, const int32_t* zt,
+                                    const Crew& crew, uint8_t* sig) {
+        const uint32_t gen = (uint32_t)help::lane0([&] { return (int)claim_gen(help::load(&rec->claim)); });
+        open_to_helpers(rec, gen, b, sh);
+        DG_NO_UNROLL
+        for (;;) {
+            finish_block(rec, gen, try_block(b, rec, staged(ws), sh, ws, ws, zt, crew), crew, sig);
+            uint32_t g = 0;
+            b = take_block(rec, &g);  // g == gen: only this warp starts a new generation
+            if (b < 0) break;
+            draw(b, false, sh, ws);
+        }
+        DG_NO_UNROLL
+        for (;;) {
+            const int d = help::lane0([&] {
+                const uint64_t done = help::load(&rec->done);
+                if ((uint32_t)(done >> 8) == gen) return (int)(done & 0xFF);
+                help::pause();
+                return -1;
+            });
+            if (d >= 0) {
+                help::publish_fence();
+                return (uint8_t)d;
+            }
+        }
+    }
+
+    /** The record of the workspace slice `slice`. */
+    static DG_HD HelpRecord* record_of(int32_t* slice) { return reinterpret_cast<HelpRecord*>(slice + WS_RECORD); }
+
+    /** The staged signature in a workspace slice. */
+    static DG_HD uint8_t* staged(int32_t* slice) { return reinterpret_cast<uint8_t*>(slice + WS_SIG); }
+
+    /** A task that never opened ends: its record holds no task. */
+    static DG_HD uint8_t closed(HelpRecord* rec, uint8_t status) {
+        if (HELPS) {
+            help::lane0([&] {
+                help::store(&rec->task, 0);
+                return 0;
+            });
+        }
+        return status;
+    }
+
+    /** Draws y for block b of the task whose seeds are in sh (and expands A^ into ws first when with_a). */
+    static DG_HD void draw(int b, bool with_a, WarpShared& sh, int32_t* ws) {
+        warp::sync();  // the last iteration's reads of y^ in the staging rows come first
+        run_lane_streams<P>(SignStreams<P>{with_a ? ws + WS_A : nullptr, ws + WS_Y, b * CANDIDATES, CANDIDATES},
+                            sh.seeds, sh.stage);
+    }
+
+    /**
+     * Opens the task to helpers with block b drawn and in hand: its rho'' and mu go to the record
+     * (its keys are in the workspace already), then the claim word hands out blocks from b + 1.
+     */
+    static DG_HD void open_to_helpers(HelpRecord* rec, uint32_t gen, int b, WarpShared& sh) {
+        const int l = (int)warp::lane();
+        if (l < 8) rec->rho2[l] = sh.seeds[4 + l];
+        else if (l < 16) rec->mu[l - 8] = reinterpret_cast<const uint64_t*>(sh.msg)[l - 8];
+        help::publish_fence();  // keys, rho'' and mu before the claim word that opens them
+        help::lane0([&] {
+            help::store(&rec->claim, make_claim(gen, 1, b + 1, true));
+            return 0;
+        });
+    }
+
+    /**
+     * Lane 0 takes the next block of the record's task, whatever its generation; returns it and
+     * the generation, or -1 when none may be taken. The caller must finish a block it took.
+     */
+    static DG_HD int take_block(HelpRecord* rec, uint32_t* gen) {
+        uint64_t taken = 0;
+        const int b = help::lane0([&] {
+            uint64_t c = help::load(&rec->claim);
+            for (;;) {
+                if (!claim_open(c) || claim_next(c) >= BLOCKS) return -1;
+                const uint64_t found = help::cas(&rec->claim, c, c + CLAIM_PENDING_ONE + 1);
+                if (found == c) {
+                    taken = c;
+                    help::fence();
+                    return claim_next(c);
+                }
+                c = found;
+            }
+        });
+        *gen = (uint32_t)help::lane0([&] { return (int)claim_gen(taken); });
+        help::publish_fence();  // every lane reads the task's state after the claim
+        return b;
+    }
+
+    /**
+     * Tries the drawn y of block b in order, writing the signature to `out`, until one is
+     * accepted or, for a task open to helpers (rec not null), a smaller kappa has been. Returns
+     * (kappa << KAPPA_SHIFT) | worker of the accepted kappa, or NO_KAPPA.
+     */
+    static DG_HD int32_t try_block(int b, HelpRecord* rec, uint8_t* out, WarpShared& sh, const int32_t* keys,
+                                   int32_t* own, const int32_t* zt, const Crew& crew) {
+        DG_NO_UNROLL
+        for (int c = 0; c < CANDIDATES; ++c) {
+            const int kappa = b * CANDIDATES + c;
+            if (rec != nullptr && (help::lane0([&] { return help::load(&rec->best); }) >> KAPPA_SHIFT) < kappa) break;
+            if (attempt(own + WS_Y + c * P::L * N, out, sh, keys, own, zt)) return (kappa << KAPPA_SHIFT) | crew.me;
+        }
+        return NO_KAPPA;
+    }
+
+    /**
+     * Ends a block taken from the record: its accepted kappa (code, or NO_KAPPA) goes to best and
+     * closes the record to further blocks; the warp whose block was the last pending one once
+     * none may be taken writes the outcome into sig and then `done`.
+     */
+    static DG_HD void finish_block(HelpRecord* rec, uint32_t gen, int32_t code, const Crew& crew, uint8_t* sig) {
+        help::publish_fence();  // the staged signature before best names it
+        const int last = help::lane0([&] {
+            if (code != NO_KAPPA) {
+                help::min(&rec->best, code);
+                help::fence();
+                help::bit_and(&rec->claim, ~CLAIM_OPEN);
+                help::fence();
+            }
+            const uint64_t was = help::add(&rec->claim, (uint64_t)0 - CLAIM_PENDING_ONE);
+            help::fence();
+            return claim_pending(was) == 1 && (!claim_open(was) || claim_next(was) >= BLOCKS) ? 1 : 0;
+        });
+        if (!last) return;
+        const int32_t best = help::lane0([&] { return help::load(&rec->best); });
+        help::publish_fence();
+        uint8_t status = ABI_STATUS_INVALID_KEY;
+        if (best != NO_KAPPA) {
+            const uint8_t* from = staged(crew.slice(best & WORKER_MASK));
+            for (int i = (int)warp::lane(); i < P::SIG_BYTES; i += 32) sig[i] = help::load(&from[i]);
+            status = ABI_STATUS_OK;
+        }
+        help::fence_system();  // the signature reaches the host before the owner's status
+        warp::sync();
+        help::lane0([&] {
+            help::store(&rec->done, ((uint64_t)gen << 8) | status);
+            return 0;
+        });
+    }
+
+    /**
+     * After the launch has no task left for this warp: while the gate is open, takes blocks of
+     * tasks that other warps of the launch opened, until no warp holds a task any more.
+     */
+    static DG_HD void help(const Args& a, WarpShared& sh, int32_t* ws, const int32_t* zt, const Crew& crew) {
+        if (!HELPS || crew.gate == nullptr || crew.workers <= 1) return;
+        const int l = (int)warp::lane();
+        int from = crew.me + 1;
+        DG_NO_UNROLL
+        for (;;) {
+            if (!help::gate_open(crew.gate)) return;
+            // The first open record after `from`, and whether any worker still holds a task.
+            int target = -1;
+            bool holding = false;
+            for (int base = 0; base < crew.workers && target < 0; base += 32) {
+                const int w = (from + base + l) % crew.workers;
+                bool open = false, holds = false;
+                if (base + l < crew.workers && w != crew.me) {
+                    HelpRecord* r = record_of(crew.slice(w));
+                    const uint64_t c = help::load(&r->claim);
+                    open = claim_open(c) && claim_next(c) < BLOCKS;
+                    holds = help::load(&r->task) != 0;
+                }
+                const uint32_t bits = warp::ballot(open);
+                holding |= warp::any(holds);
+                if (bits != 0) target = (from + base + warp::popc((bits & (0u - bits)) - 1u)) % crew.workers;
+            }
+            if (target < 0) {
+                if (!holding) return;
+                help::lane0([] {
+                    help::pause();
+                    return 0;
+                });
+                continue;
+            }
+            HelpRecord* rec = record_of(crew.slice(target));
+            DG_NO_UNROLL
+            for (;;) {
+                uint32_t gen = 0;
+                const int b = take_block(rec, &gen);
+                if (b < 0) break;
+                // The task's rho'' and mu: fixed while a block of this generation is pending.
+                if (l < 8) sh.seeds[4 + l] = help::load(&rec->rho2[l]);
+                else if (l < 16) reinterpret_cast<uint64_t*>(sh.msg)[l - 8] = help::load(&rec->mu[l - 8]);
+                const int task = help::lane0([&] { return help::load(&rec->task); }) - 1;
+                warp::sync();
+                draw(b, false, sh, ws);
+                const int32_t code = try_block(b, rec, staged(ws), sh, crew.slice(target), ws, zt, crew);
+                finish_block(rec, gen, code, crew, a.sigs + (size_t)task * P::SIG_BYTES);
+                if (!help::gate_open(crew.gate)) return;
+            }
+            from = target + 1;
+        }
     }
 
     /** Where y^ lives: the staging rows when it fits there, else the workspace. */
@@ -135,10 +377,15 @@ struct SignTask {
         return YHAT_SHARED ? reinterpret_cast<int32_t*>(sh.stage) : ws + WS_YHAT;
     }
 
-    /** One iteration of the rejection loop for the y at `y`; writes sig and returns true on accept. */
-    static DG_HD bool attempt(const int32_t* y, uint8_t* sig, WarpShared& sh, int32_t* ws, const int32_t* zt) {
+    /**
+     * One iteration of the rejection loop for the y at `y`, with the task's keys (A^, s1^, s2^,
+     * t0^) in the workspace slice `keys` and this warp's w (and y^) in its own slice `own`;
+     * writes sig and returns true on accept.
+     */
+    static DG_HD bool attempt(const int32_t* y, uint8_t* sig, WarpShared& sh, const int32_t* keys, int32_t* own,
+                              const int32_t* zt) {
         const int l = (int)warp::lane();
-        int32_t* yhat = yhat_of(sh, ws);
+        int32_t* yhat = yhat_of(sh, own);
         warp::sync();  // the drawing of y is done with the staging rows
 
         // y^ = NTT(y).
@@ -154,7 +401,7 @@ struct SignTask {
             int32_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
             for (int j = 0; j < P::L; ++j) {
                 int32_t av[8], yv[8];
-                load_consecutive(ws + WS_A + (i * P::L + j) * N, av);
+                load_consecutive(keys + WS_A + (i * P::L + j) * N, av);
                 load_consecutive(yhat + j * N, yv);
                 DG_UNROLL
                 for (int m = 0; m < 8; ++m) acc[m] += montmul(av[m], yv[m]);
@@ -162,7 +409,7 @@ struct SignTask {
             reduce32_all(acc);
             warp_invntt_tomont(acc, sh.x, zt);
             caddq_all(acc);
-            store_strided(ws + WS_W + i * N, acc);
+            store_strided(own + WS_W + i * N, acc);
             DG_UNROLL
             for (int m = 0; m < 8; ++m) acc[m] = highbits<P::GAMMA2>(acc[m]);
             strided_to_consecutive(acc, sh.x);
@@ -190,10 +437,10 @@ struct SignTask {
         // iterations that fail. The accepted iteration, and so the signature, is the same.
         for (int i = 0; i < P::K; ++i) {
             int32_t t[8], s[8], w[8];
-            load_consecutive(ws + WS_S2 + i * N, s);
+            load_consecutive(keys + WS_S2 + i * N, s);
             pointwise_montgomery(t, chat, s);
             warp_invntt_tomont(t, sh.x, zt);
-            load_strided(ws + WS_W + i * N, w);
+            load_strided(own + WS_W + i * N, w);
             bool big = false;
             DG_UNROLL
             for (int m = 0; m < 8; ++m) {
@@ -204,13 +451,13 @@ struct SignTask {
                 w[m] = pack_w(w1, r0);
             }
             if (warp::any(big)) return false;
-            store_strided(ws + WS_W + i * N, w);
+            store_strided(own + WS_W + i * N, w);
         }
 
         // z = y + NTT^-1(c^ o s1^), ||z|| < gamma1 - beta; packed into sig as it goes.
         for (int j = 0; j < P::L; ++j) {
             int32_t t[8], s[8], yv[8];
-            load_consecutive(ws + WS_S1 + j * N, s);
+            load_consecutive(keys + WS_S1 + j * N, s);
             pointwise_montgomery(t, chat, s);
             warp_invntt_tomont(t, sh.x, zt);
             load_strided(y + j * N, yv);
@@ -227,12 +474,12 @@ struct SignTask {
         int ones = 0;
         for (int i = 0; i < P::K; ++i) {
             int32_t t[8], s[8], w[8];
-            load_consecutive(ws + WS_T0 + i * N, s);
+            load_consecutive(keys + WS_T0 + i * N, s);
             pointwise_montgomery(t, chat, s);
             warp_invntt_tomont(t, sh.x, zt);
             reduce32_all(t);
             if (warp_norm_exceeds(t, P::GAMMA2)) return false;
-            load_strided(ws + WS_W + i * N, w);
+            load_strided(own + WS_W + i * N, w);
             DG_UNROLL
             for (int m = 0; m < 8; ++m) {
                 const uint32_t bits = warp::ballot(make_hint<P::GAMMA2>(w_r0(w[m]) + t[m], w_high(w[m])) != 0);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../include/keygen.cuh"
+#include "../include/schedule.cuh"
 #include "../include/sign.cuh"
 #include "../include/verify.cuh"
 #include "ref_scheme.h"
@@ -505,6 +506,131 @@ void differential_for(const char* name, int rounds) {
     std::printf("  differential %-11s %d/%d (keygen, sign, verify, tampered verify)\n", name, agree, rounds);
 }
 
+/**
+ * One launch of n tasks on `warps` emulated warps, interleaved at every warp primitive, through
+ * the kernels' worker loop: a shared task counter, the help gate (open once every task is taken,
+ * or off), help records in a zeroed workspace. A watcher warp counts the tasks whose accepted
+ * kappa a helper found. Checks that every workspace slice is zero and the gate's count back at
+ * 0 afterwards. Returns the statuses.
+ */
+template <class P>
+std::vector<uint8_t> emulate_launch(const typename SignTask<P>::Args& args, int n, int warps, bool gate_on,
+                                    int* helper_wins) {
+    using T = SignTask<P>;
+    const int workers = std::min(warps, n);
+    std::vector<WarpShared> shared(workers);
+    std::vector<int32_t> ws((size_t)workers * T::WS_WORDS, 0);
+    std::vector<uint8_t> status(n, 0xEE);
+    uint32_t next = 0;
+    const uint32_t launched = 1;
+    HelpGate gate{0, 0, gate_on ? &launched : nullptr};
+    help::launch_started(&gate, n);
+    int finished = 0;
+    std::vector<int32_t> seen(workers, NO_KAPPA);
+    *helper_wins = 0;
+    dgtest::run_warps(workers + 1, [&](int w) {
+        if (w == workers) {
+            // The watcher: polls every record between the workers' primitives.
+            while (finished < workers) {
+                for (int o = 0; o < workers; ++o) {
+                    const HelpRecord* r = T::record_of(ws.data() + (size_t)o * T::WS_WORDS);
+                    const int32_t best = r->best;
+                    if (best != NO_KAPPA && best != seen[o] && best != 0) {
+                        seen[o] = best;
+                        if ((best & WORKER_MASK) != o && warp::lane() == 0) ++*helper_wins;
+                    }
+                }
+                warp::sync();
+            }
+            return;
+        }
+        const Crew crew{reinterpret_cast<uint8_t*>(ws.data()), (long long)T::WS_WORDS * 4, workers, w, &gate};
+        worker_loop<T>(args, status.data(), n, &next, shared[w], ws.data() + (size_t)w * T::WS_WORDS, zeta_table(),
+                       crew);
+        if (warp::lane() == 0) ++finished;
+    });
+    CHECK(std::all_of(ws.begin(), ws.end(), [](int32_t v) { return v == 0; }),
+          "every workspace slice, help records included, is zero after the launch");
+    CHECK(gate.unclaimed == 0 && gate.started == 1, "the gate's counts after the launch: %d unclaimed, %u started",
+          gate.unclaimed, gate.started);
+    return status;
+}
+
+/**
+ * Signing by a launch's warps that help each other once the gate opens (emulated, interleaved
+ * at every warp primitive): every signature equals the reference's, whichever warp accepted it,
+ * with as many warps as tasks (a slow task and a fast one: the fast one's warp helps) and fewer
+ * (they help at the end), a key that never signs (s1 out of range) failing alone; and with the
+ * gate off, the same signatures and no helper.
+ */
+template <class P>
+void helping_for(const char* name, int rounds) {
+    using Ref = dgtest::RefScheme<P>;
+    constexpr int C = SignTask<P>::CANDIDATES;
+    int agree = 0, helper_wins = 0, slow = 0;
+    for (int t = 0; t < rounds; ++t) {
+        const int n = t % 2 == 0 ? 2 : 7;
+        const int warps = t % 2 == 0 ? 2 : 4;
+        Bytes sks((size_t)n * P::SK_BYTES), mus((size_t)n * 64), rnds((size_t)n * P::RND_BYTES);
+        Bytes expect((size_t)n * P::SIG_BYTES);
+        std::vector<uint8_t> want(n);
+        for (int i = 0; i < n; ++i) {
+            Bytes seed(32), pk(P::PK_BYTES);
+            for (auto& b : seed) b = (uint8_t)rng();
+            Ref::keygen(seed.data(), pk.data(), sks.data() + (size_t)i * P::SK_BYTES);
+            // With two tasks, task 0 slow (its first accepted iteration beyond its first two
+            // blocks) and task 1 fast (accepted at its first or second iteration): the warp of
+            // task 1 then helps with task 0. (Round 3.1's y comes from rho' = rnd alone: a new mu
+            // hardly changes which iteration passes, so both are drawn again.)
+            for (int iterations = 0;;) {
+                for (int j = 0; j < P::RND_BYTES; ++j) rnds[(size_t)i * P::RND_BYTES + j] = (uint8_t)rng();
+                for (int j = 0; j < 64; ++j) mus[(size_t)i * 64 + j] = (uint8_t)rng();
+                if (n > 2) break;
+                Bytes scratch(P::SIG_BYTES);
+                Ref::sign(sks.data() + (size_t)i * P::SK_BYTES, mus.data() + (size_t)i * 64,
+                          rnds.data() + (size_t)i * P::RND_BYTES, scratch.data(), &iterations);
+                if (i == 0 ? iterations > 2 * C : iterations <= 2) {
+                    slow += i == 0;
+                    break;
+                }
+            }
+        }
+        if (n > 2) {
+            // Task 1: s1's first coefficient packed as eta - 15 (out of range): INVALID_KEY.
+            sks[(size_t)1 * P::SK_BYTES + P::SK_S1] |= (uint8_t)((1u << P::ETA_BITS) - 1);
+        }
+        for (int i = 0; i < n; ++i) {
+            want[i] = Ref::sign(sks.data() + (size_t)i * P::SK_BYTES, mus.data() + (size_t)i * 64,
+                                rnds.data() + (size_t)i * P::RND_BYTES, expect.data() + (size_t)i * P::SIG_BYTES);
+        }
+        bool ok = true;
+        for (const bool gate_on : {true, false}) {
+            Bytes sigs((size_t)n * P::SIG_BYTES, 0xCC);
+            int wins = 0;
+            const std::vector<uint8_t> got =
+                emulate_launch<P>({sks.data(), mus.data(), rnds.data(), sigs.data()}, n, warps, gate_on, &wins);
+            ok &= got == want;
+            for (int i = 0; i < n; ++i) {
+                if (want[i] == ABI_STATUS_OK) {
+                    ok &= std::memcmp(sigs.data() + (size_t)i * P::SIG_BYTES,
+                                      expect.data() + (size_t)i * P::SIG_BYTES, P::SIG_BYTES) == 0;
+                }
+            }
+            if (gate_on) {
+                helper_wins += wins;
+            } else {
+                CHECK(wins == 0, "helping %s round %d: no helper with the gate off", name, t);
+            }
+        }
+        if (n > 2) ok &= want[1] == ABI_STATUS_INVALID_KEY;
+        agree += ok;
+        CHECK(ok, "helping %s round %d (%d tasks, %d warps)", name, t, n, warps);
+    }
+    CHECK(helper_wins > 0, "helping %s: a helper accepted some task's kappa (%d slow tasks)", name, slow);
+    std::printf("  helping %-11s %d/%d (2 or 4 warps; 2 or 7 tasks; gate open and off; signatures == reference; "
+                "%d won by helpers)\n", name, agree, rounds, helper_wins);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -528,6 +654,9 @@ int main(int argc, char** argv) {
     differential_for<Dilithium3>("Dilithium3", 1);
     differential_for<MlDsa44>("ML-DSA-44", 2);
     differential_for<MlDsa87>("ML-DSA-87", 1);
+    helping_for<MlDsa44>("ML-DSA-44", 4);
+    helping_for<Dilithium3>("Dilithium3", 2);
+    helping_for<MlDsa87>("ML-DSA-87", 2);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("%d checks, %d failures (%.1f s)\n", g_checks, g_failures, secs);
     return g_failures == 0 ? 0 : 1;

@@ -11,6 +11,8 @@
  * Usage: kernel_bench [tasks (default 10000)] [runs (default 10)] [filter: substring of
  *        "<op>_<set>", default all] [streams (default 1): launches of tasks/streams in parallel]
  * Prints one line per entry point: median ms, ops/s, and the launch configuration.
+ * DG_HELP=1 counts every launch in mapped host memory for the kernels' help gate (help.cuh), as
+ * the provider does with dilithiumgpu.cuda.help=true: idle signing warps then help at the end.
  */
 #include <algorithm>
 #include <cstdio>
@@ -80,6 +82,17 @@ uint8_t* device_alloc(size_t bytes) {
     return d;
 }
 
+/** The help gate's launch count (DG_HELP=1), in mapped host memory; null: helping off. */
+uint32_t* g_launched = nullptr;
+
+void enable_help() {
+    CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&g_launched), sizeof(uint32_t), cudaHostAllocMapped));
+    *g_launched = 0;
+    uint32_t* mapped = nullptr;
+    CHECK_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped), g_launched, 0));
+    CHECK_CUDA(cudaMemcpyToSymbol(dg_help_gate, &mapped, sizeof(mapped), offsetof(dg::HelpGate, launched)));
+}
+
 /** Per stream: scratch counters and workspace for one launch of `n` tasks. */
 struct Slot {
     cudaStream_t stream;
@@ -94,6 +107,8 @@ std::vector<Slot> make_slots(const Cfg& c, int per_stream) {
         CHECK_CUDA(cudaMalloc(&s.scratch, ABI_SCRATCH_WORDS * 4));
         const long workers = std::min<long>(per_stream, (long)grid_for(c, per_stream) * c.tasks);
         CHECK_CUDA(cudaMalloc(&s.workspace, std::max<long>(1, workers * c.workspace)));
+        // Help records must start zero (help.cuh); the workers zero their slices as they exit.
+        CHECK_CUDA(cudaMemset(s.workspace, 0, std::max<long>(1, workers * c.workspace)));
     }
     return slots;
 }
@@ -125,6 +140,7 @@ double time_runs(const Cfg& c, int n, Launch launch) {
             const int first = s * per, count = std::min(per, n - first);
             if (count <= 0) continue;
             CHECK_CUDA(cudaMemsetAsync(slots[s].scratch, 0, ABI_SCRATCH_WORDS * 4, slots[s].stream));
+            if (g_launched != nullptr) __atomic_fetch_add(g_launched, 1u, __ATOMIC_SEQ_CST);
             launch(slots[s], first, count);
             CHECK_CUDA(cudaGetLastError());
         }
@@ -224,11 +240,13 @@ int main(int argc, char** argv) {
     g_streams = argc > 4 ? std::max(1, std::atoi(argv[4])) : 1;
     if (const char* share = std::getenv("DG_GRID_SHARE")) g_grid_share = std::max(1, std::atoi(share));
     if (g_filter == "all") g_filter.clear();
+    const bool help = std::getenv("DG_HELP") != nullptr && std::atoi(std::getenv("DG_HELP")) != 0;
+    if (help) enable_help();
     cudaDeviceProp prop;
     CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
     g_sms = prop.multiProcessorCount;
-    std::printf("kernel_bench: %s, %d SMs; %d tasks, %d streams, median of %d runs (device to device)\n", prop.name,
-                g_sms, n, g_streams, g_runs);
+    std::printf("kernel_bench: %s, %d SMs; %d tasks, %d streams, median of %d runs (device to device)%s\n", prop.name,
+                g_sms, n, g_streams, g_runs, help ? "; idle signing warps help (DG_HELP=1)" : "");
 #define DG_BENCH(tag, PARAMS)                                                                               \
     bench_set<dg::PARAMS>(#tag, keygen_##tag, read_cfg(keygen_##tag##_cfg), sign_##tag, read_cfg(sign_##tag##_cfg), \
                           verify_##tag, read_cfg(verify_##tag##_cfg), n)

@@ -14,7 +14,13 @@ namespace dgtest {
 /** Runs body() on 32 emulated lanes; warp::lane() tells each which it is. */
 void run_warp(const std::function<void()>& body);
 
-/** Warp primitives executed by the last run_warp (for operation counts). */
+/**
+ * Runs body(w) on `warps` warps of 32 emulated lanes each, interleaved: a warp runs until it has
+ * completed a warp primitive, then the next unfinished warp runs.
+ */
+void run_warps(int warps, const std::function<void(int)>& body);
+
+/** Warp primitives executed by the last run_warp(s) (for operation counts). */
 unsigned long long warp_primitive_count();
 
 }  // namespace dgtest

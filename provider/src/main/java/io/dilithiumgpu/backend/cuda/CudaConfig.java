@@ -20,9 +20,13 @@ import jcuda.driver.CUctx_flags;
  * @param retryAfter       how long the backend refuses work after a CUDA error before it
  *                         reopens the devices; doubled after each failed reopen, up to 16 times
  * @param sync             how a slot's thread waits for its stream ({@link Sync})
+ * @param help             whether a signing warp without a task of its own helps the rejection
+ *                         loops still running in its launch once the device has no task left to
+ *                         start (kernels' help.cuh: each launch is counted in mapped host memory
+ *                         that the kernels read); off by default until measured on a device
  */
 public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks, int copyThreads,
-                         Duration retryAfter, Sync sync) {
+                         Duration retryAfter, Sync sync, boolean help) {
 
     /**
      * How the host threads that wait for a stream wait: the scheduling flag of each device's
@@ -72,9 +76,15 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
         }
     }
 
-    /** A configuration with the default waiting ({@link Sync#ADAPTIVE}). */
+    /** A configuration with the default waiting ({@link Sync#ADAPTIVE}) and no helping. */
     public CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks, int copyThreads, Duration retryAfter) {
         this(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, Sync.ADAPTIVE);
+    }
+
+    /** A configuration without helping. */
+    public CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks, int copyThreads, Duration retryAfter,
+                      Sync sync) {
+        this(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, sync, false);
     }
 
     /** System property prefix: {@code dilithiumgpu.cuda.streams}, {@code .slotTasks}, .... */
@@ -113,9 +123,9 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
 
     /**
      * The defaults, overridden by the system properties {@code dilithiumgpu.cuda.streams},
-     * {@code .slotTasks}, {@code .minChunkTasks}, {@code .copyThreads}, {@code .retryMillis} and
+     * {@code .slotTasks}, {@code .minChunkTasks}, {@code .copyThreads}, {@code .retryMillis},
      * {@code .sync} ({@code adaptive}, {@code auto}, {@code spin}, {@code yield}, {@code blocking} or
-     * {@code nap}).
+     * {@code nap}) and {@code .help} ({@code true} or {@code false}).
      *
      * @throws IllegalArgumentException when a property is not a number or out of range
      */
@@ -127,7 +137,23 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
                 intProperty("minChunkTasks", d.minChunkTasks()),
                 intProperty("copyThreads", d.copyThreads()),
                 Duration.ofMillis(intProperty("retryMillis", (int) d.retryAfter().toMillis())),
-                syncProperty(d.sync()));
+                syncProperty(d.sync()),
+                booleanProperty("help", d.help()));
+    }
+
+    private static boolean booleanProperty(String name, boolean fallback) {
+        String value = System.getProperty(PREFIX + name);
+        if (value == null) {
+            return fallback;
+        }
+        switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "true":
+                return true;
+            case "false":
+                return false;
+            default:
+                throw new IllegalArgumentException(PREFIX + name + " must be true or false, not " + value);
+        }
     }
 
     private static Sync syncProperty(Sync fallback) {

@@ -31,6 +31,8 @@ final class DeviceContext implements AutoCloseable {
     private final String description;
     private final int multiprocessors;
     private CUmodule module;
+    /** The launch count of the kernels' help gate; null when helping is off. */
+    private LaunchCounter launches;
     private final Map<ParameterSet, Map<Operation, Kernel>> kernels = new EnumMap<>(ParameterSet.class);
     private boolean closed;
 
@@ -44,12 +46,14 @@ final class DeviceContext implements AutoCloseable {
 
     /**
      * Sets how device {@code ordinal}'s primary context waits ({@code sync}), retains the context,
-     * loads {@code fatbin} into it and resolves every entry point.
+     * loads {@code fatbin} into it and resolves every entry point; with {@code help}, attaches a
+     * {@link LaunchCounter} to the module's help gate.
      *
      * @throws CudaLoader.Unavailable when the module or an entry point cannot be used on this device
      * @throws BackendException       on any other CUDA error
      */
-    static DeviceContext open(int ordinal, byte[] fatbin, CudaConfig.Sync sync) throws CudaLoader.Unavailable {
+    static DeviceContext open(int ordinal, byte[] fatbin, CudaConfig.Sync sync, boolean help)
+            throws CudaLoader.Unavailable {
         CUdevice device = new CUdevice();
         CudaCall.check("cuDeviceGet(" + ordinal + ")", () -> JCudaDriver.cuDeviceGet(device, ordinal));
         int multiprocessors = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
@@ -67,6 +71,9 @@ final class DeviceContext implements AutoCloseable {
             d.bind("opening");
             d.module = CudaLoader.loadModule(fatbin, device);
             d.resolveKernels();
+            if (help) {
+                d.launches = LaunchCounter.attach(d.module, "device " + ordinal);
+            }
             done = true;
             return d;
         } finally {
@@ -160,6 +167,25 @@ final class DeviceContext implements AutoCloseable {
     /** For logs: ordinal, name, compute capability, multiprocessors. */
     String description() { return description; }
 
+    /** Counts a launch about to be submitted on this device (the help gate's count), when helping is on. */
+    void launchSubmitting() {
+        if (launches != null) {
+            launches.submitting();
+        }
+    }
+
+    /** Counts out a launch the driver refused after {@link #launchSubmitting()}. */
+    void launchRefused() {
+        if (launches != null) {
+            launches.refused();
+        }
+    }
+
+    /** Launches counted for the help gate; -1 when helping is off. */
+    int launchesCounted() {
+        return launches == null ? -1 : launches.count();
+    }
+
     Kernel kernel(ParameterSet p, Operation op) {
         return kernels.get(p).get(op);
     }
@@ -202,6 +228,9 @@ final class DeviceContext implements AutoCloseable {
             JCudaDriver.cuCtxSetCurrent(context);
             if (module != null) {
                 JCudaDriver.cuModuleUnload(module);
+            }
+            if (launches != null) {
+                launches.close();
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "unloading the kernels from " + description + " failed: " + e.getMessage());

@@ -75,7 +75,7 @@ final class DeviceSet implements AutoCloseable {
         }
         this.description = d + "; " + config.streamsPerDevice() + " streams per device, " + config.slotTasks()
                 + " tasks per stream, " + config.sync().name().toLowerCase(java.util.Locale.ROOT) + " waits, "
-                + CudaLoader.connections();
+                + CudaLoader.connections() + (config.help() ? ", idle signing warps help at the end of the work" : "");
         for (ParameterSet p : ParameterSet.values()) {
             Map<Operation, Integer> byOp = new EnumMap<>(Operation.class);
             for (Operation op : Operation.values()) {
@@ -107,7 +107,7 @@ final class DeviceSet implements AutoCloseable {
         boolean done = false;
         try {
             for (int ordinal = 0; ordinal < count; ordinal++) {
-                devices.add(DeviceContext.open(ordinal, fatbin, config.sync()));
+                devices.add(DeviceContext.open(ordinal, fatbin, config.sync(), config.help()));
             }
             int[] fit = new int[devices.size()];
             for (int d = 0; d < fit.length; d++) {

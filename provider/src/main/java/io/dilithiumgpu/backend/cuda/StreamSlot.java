@@ -509,9 +509,19 @@ final class StreamSlot implements AutoCloseable {
         if (cfg.workspaceBytes(layout.tasks(), device.multiprocessors()) > workspaceBytes) {
             throw new IllegalStateException(kernel.name() + " needs more workspace than the slot holds");
         }
-        CudaCall.check("cuLaunchKernel(grid " + grid + ", block " + cfg.threads() + ", " + where + ")",
-                () -> JCudaDriver.cuLaunchKernel(kernel.function(), grid, 1, 1, cfg.threads(), 1, 1,
-                        cfg.sharedBytes(), stream, Pointer.to(args), null));
+        // Counted before it is submitted, so that the kernels' help gate stays shut until it starts.
+        device.launchSubmitting();
+        boolean submitted = false;
+        try {
+            CudaCall.check("cuLaunchKernel(grid " + grid + ", block " + cfg.threads() + ", " + where + ")",
+                    () -> JCudaDriver.cuLaunchKernel(kernel.function(), grid, 1, 1, cfg.threads(), 1, 1,
+                            cfg.sharedBytes(), stream, Pointer.to(args), null));
+            submitted = true;
+        } finally {
+            if (!submitted) {
+                device.launchRefused();
+            }
+        }
     }
 
     private void download(BatchLayout layout, String where) {

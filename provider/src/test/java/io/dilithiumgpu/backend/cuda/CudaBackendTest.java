@@ -255,6 +255,40 @@ class CudaBackendTest {
     }
 
     /**
+     * With helping on, every launch is counted for the kernels' help gate, and a lone launch opens
+     * it as soon as its tasks are all taken: warps whose task ended then try later iterations of
+     * the tasks still running. Signatures stay exactly the CPU core's, over one chunk and many,
+     * and the workspace (help records and staged signatures included) is zero afterwards.
+     */
+    @Test
+    void helpingWarpsGiveTheSameSignaturesAndLeaveNothingBehind() {
+        CudaConfig helping = new CudaConfig(3, SLOT_TASKS, 8, 2, Duration.ofSeconds(30), CudaConfig.Sync.ADAPTIVE, true);
+        CudaBackend fresh = GpuTests.openOrSkip(helping);
+        try {
+            assertTrue(fresh.description().contains("help"), fresh.description());
+            for (ParameterSet p : List.of(ParameterSet.ML_DSA_44, ParameterSet.DILITHIUM3, ParameterSet.ML_DSA_87)) {
+                new Case(p, 40, 0x5EED_0010L + p.ordinal()).checkOn(fresh);
+                new Case(p, 4 * SLOT_TASKS + 1, 0x5EED_0011L + p.ordinal()).checkOn(fresh);
+            }
+            DeviceSet devices = fresh.openDevices();
+            for (StreamSlot slot : devices.slots()) {
+                assertTrue(slot.device().launchesCounted() > 0, "launches counted on " + slot.device().description());
+            }
+            ParameterSet p = ParameterSet.ML_DSA_87;
+            int n = SLOT_TASKS * devices.slots().size();
+            Case c = new Case(p, n, 0x5EED_0012L);
+            byte[] sig = new byte[c.sigs.length];
+            byte[] status = new byte[n];
+            fresh.sign(p, n, c.sks, c.mus, c.rnds, sig, status);
+            assertArrayEquals(c.sigs, sig);
+            assertWiped(devices, p, Operation.SIGN, "signatures");
+            assertTrue(fresh.healthy());
+        } finally {
+            fresh.close();
+        }
+    }
+
+    /**
      * Signing on pinned buffers with a listener: the kernels write signatures and statuses into
      * host memory and the slots report each task as it ends, exactly once, concurrently over
      * several chunks; the signature a listener reads at that moment is already the final one.

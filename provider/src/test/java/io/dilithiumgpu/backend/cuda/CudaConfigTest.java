@@ -63,6 +63,22 @@ class CudaConfigTest {
     }
 
     @Test
+    void helpingIsOffUntilItsPropertyTurnsItOn() {
+        assertFalse(CudaConfig.defaults().help());
+        try {
+            System.setProperty(CudaConfig.PREFIX + "help", " TRUE ");
+            assertTrue(CudaConfig.fromSystemProperties().help());
+            System.setProperty(CudaConfig.PREFIX + "help", "false");
+            assertFalse(CudaConfig.fromSystemProperties().help());
+            System.setProperty(CudaConfig.PREFIX + "help", "yes");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, CudaConfig::fromSystemProperties);
+            assertTrue(e.getMessage().contains("dilithiumgpu.cuda.help must be true or false"), e.getMessage());
+        } finally {
+            System.clearProperty(CudaConfig.PREFIX + "help");
+        }
+    }
+
+    @Test
     void rejectsUnusableSizes() {
         Duration d = Duration.ofSeconds(1);
         assertThrows(IllegalArgumentException.class, () -> new CudaConfig(0, 1, 1, 1, d));
