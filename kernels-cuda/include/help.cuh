@@ -105,52 +105,40 @@ DG_HD void store(T* p, T v) {
 #endif
 }
 
-DG_HD int32_t add(int32_t* p, int32_t v) {
+/** The type CUDA's atomic functions take for a word of type T. */
+template <class T> struct AtomicWord;
+template <> struct AtomicWord<int32_t> { using type = int; };
+template <> struct AtomicWord<uint32_t> { using type = unsigned; };
+template <> struct AtomicWord<uint64_t> { using type = unsigned long long; };
+
+/** Adds v (modulo 2^bits: a "negative" unsigned v subtracts); returns the old value. */
+template <class T>
+DG_HD T add(T* p, T v) {
 #if DG_ON_DEVICE
-    return atomicAdd(p, v);
+    using W = typename AtomicWord<T>::type;
+    return (T)atomicAdd(reinterpret_cast<W*>(p), (W)v);
 #else
     return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
 #endif
 }
 
-DG_HD uint32_t add(uint32_t* p, uint32_t v) {
+/** Clears the bits not in v; returns the old value. */
+template <class T>
+DG_HD T bit_and(T* p, T v) {
 #if DG_ON_DEVICE
-    return atomicAdd(p, v);
-#else
-    return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
-#endif
-}
-
-/** Adds v modulo 2^64 (a "negative" v subtracts); returns the old value. */
-DG_HD uint64_t add(uint64_t* p, uint64_t v) {
-#if DG_ON_DEVICE
-    return atomicAdd(reinterpret_cast<unsigned long long*>(p), (unsigned long long)v);
-#else
-    return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
-#endif
-}
-
-DG_HD uint64_t bit_or(uint64_t* p, uint64_t v) {
-#if DG_ON_DEVICE
-    return atomicOr(reinterpret_cast<unsigned long long*>(p), (unsigned long long)v);
-#else
-    return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
-#endif
-}
-
-DG_HD uint64_t bit_and(uint64_t* p, uint64_t v) {
-#if DG_ON_DEVICE
-    return atomicAnd(reinterpret_cast<unsigned long long*>(p), (unsigned long long)v);
+    using W = typename AtomicWord<T>::type;
+    return (T)atomicAnd(reinterpret_cast<W*>(p), (W)v);
 #else
     return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
 #endif
 }
 
 /** Replaces `expected` by `desired`; returns the value found. */
-DG_HD uint64_t cas(uint64_t* p, uint64_t expected, uint64_t desired) {
+template <class T>
+DG_HD T cas(T* p, T expected, T desired) {
 #if DG_ON_DEVICE
-    return atomicCAS(reinterpret_cast<unsigned long long*>(p), (unsigned long long)expected,
-                     (unsigned long long)desired);
+    using W = typename AtomicWord<T>::type;
+    return (T)atomicCAS(reinterpret_cast<W*>(p), (W)expected, (W)desired);
 #else
     __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     return expected;
