@@ -507,6 +507,38 @@ void differential_for(const char* name, int rounds) {
 }
 
 /**
+ * The help gate alone: shut without a host count, while a counted launch has not started (even
+ * when a worker of it took a task before its first block counted its tasks), and while any task
+ * is left to take; open otherwise.
+ */
+void test_gate() {
+    uint32_t launched = 0;
+    HelpGate off{0, 0, nullptr};
+    help::launch_started(&off, 3);
+    CHECK(!help::gate_open_lane0(&off), "gate without a host count: shut");
+    CHECK(!help::gate_open_lane0(nullptr), "no gate: shut");
+    HelpGate g{0, 0, &launched};
+    CHECK(help::gate_open_lane0(&g), "nothing launched: open");
+    launched = 1;  // the host counts a launch before it submits it
+    CHECK(!help::gate_open_lane0(&g), "a counted launch not started: shut");
+    help::launch_started(&g, 2);
+    CHECK(!help::gate_open_lane0(&g), "two tasks left: shut");
+    help::task_taken(&g);
+    help::task_taken(&g);
+    CHECK(help::gate_open_lane0(&g), "every task taken, every launch started: open");
+    launched = 2;
+    help::task_taken(&g);  // a worker of launch 2 before its first block counted the launch's tasks
+    CHECK(!help::gate_open_lane0(&g), "launch 2 counted, not started (unclaimed below 0): shut");
+    help::launch_started(&g, 1);
+    CHECK(help::gate_open_lane0(&g), "launch 2 started, its task taken: open");
+    launched = 4;
+    help::launch_started(&g, 5);
+    for (int i = 0; i < 5; ++i) help::task_taken(&g);
+    CHECK(!help::gate_open_lane0(&g), "one of two new launches started, its tasks all taken: shut");
+    std::printf("  help gate: shut without a count, for launches not started and tasks left; open otherwise\n");
+}
+
+/**
  * One launch of n tasks on `warps` emulated warps, interleaved at every warp primitive, through
  * the kernels' worker loop: a shared task counter, the help gate (open once every task is taken,
  * or off), help records in a zeroed workspace. A watcher warp counts the tasks whose accepted
@@ -654,6 +686,7 @@ int main(int argc, char** argv) {
     differential_for<Dilithium3>("Dilithium3", 1);
     differential_for<MlDsa44>("ML-DSA-44", 2);
     differential_for<MlDsa87>("ML-DSA-87", 1);
+    test_gate();
     helping_for<MlDsa44>("ML-DSA-44", 4);
     helping_for<Dilithium3>("Dilithium3", 2);
     helping_for<MlDsa87>("ML-DSA-87", 2);

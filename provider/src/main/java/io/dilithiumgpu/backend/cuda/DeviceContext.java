@@ -72,7 +72,13 @@ final class DeviceContext implements AutoCloseable {
             d.module = CudaLoader.loadModule(fatbin, device);
             d.resolveKernels();
             if (help) {
-                d.launches = LaunchCounter.attach(d.module, "device " + ordinal);
+                try {
+                    d.launches = LaunchCounter.attach(d.module, "device " + ordinal);
+                } catch (RuntimeException e) {
+                    // The kernels run as well without it: their gate stays shut.
+                    LOG.log(System.Logger.Level.WARNING, description + ": signing warps will not help each other: "
+                            + e.getMessage());
+                }
             }
             done = true;
             return d;
@@ -181,7 +187,12 @@ final class DeviceContext implements AutoCloseable {
         }
     }
 
-    /** Launches counted for the help gate; -1 when helping is off. */
+    /** Whether this device's signing warps may help each other (helping on and its gate set up). */
+    boolean helps() {
+        return launches != null;
+    }
+
+    /** Launches counted for the help gate; -1 when helping is off (or could not be set up). */
     int launchesCounted() {
         return launches == null ? -1 : launches.count();
     }

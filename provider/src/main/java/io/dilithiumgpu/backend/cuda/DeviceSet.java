@@ -75,7 +75,8 @@ final class DeviceSet implements AutoCloseable {
         }
         this.description = d + "; " + config.streamsPerDevice() + " streams per device, " + config.slotTasks()
                 + " tasks per stream, " + config.sync().name().toLowerCase(java.util.Locale.ROOT) + " waits, "
-                + CudaLoader.connections() + (config.help() ? ", idle signing warps help at the end of the work" : "");
+                + CudaLoader.connections()
+                + (devices.stream().anyMatch(DeviceContext::helps) ? ", idle signing warps help at the end of the work" : "");
         for (ParameterSet p : ParameterSet.values()) {
             Map<Operation, Integer> byOp = new EnumMap<>(Operation.class);
             for (Operation op : Operation.values()) {
