@@ -122,17 +122,6 @@ DG_HD T add(T* p, T v) {
 #endif
 }
 
-/** Clears the bits not in v; returns the old value. */
-template <class T>
-DG_HD T bit_and(T* p, T v) {
-#if DG_ON_DEVICE
-    using W = typename AtomicWord<T>::type;
-    return (T)atomicAnd(reinterpret_cast<W*>(p), (W)v);
-#else
-    return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
-#endif
-}
-
 /** Replaces `expected` by `desired`; returns the value found. */
 template <class T>
 DG_HD T cas(T* p, T expected, T desired) {

@@ -293,7 +293,10 @@ struct SignTask {
             if (code != NO_KAPPA) {
                 help::min(&rec->best, code);
                 help::fence();
-                help::bit_and(&rec->claim, ~CLAIM_OPEN);
+                for (uint64_t c = help::load(&rec->claim), found; claim_open(c); c = found) {
+                    found = help::cas(&rec->claim, c, c & ~CLAIM_OPEN);
+                    if (found == c) break;
+                }
                 help::fence();
             }
             const uint64_t was = help::add(&rec->claim, (uint64_t)0 - CLAIM_PENDING_ONE);
