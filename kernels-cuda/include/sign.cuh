@@ -322,7 +322,9 @@ struct SignTask {
 
     /**
      * After the launch has no task left for this warp: while the gate is open, takes blocks of
-     * tasks that other warps of the launch opened, until no warp holds a task any more.
+     * tasks that other warps of the launch opened, until no warp holds a task any more. A warp
+     * that accepted a kappa waits for that task's outcome before it tries anything else, since
+     * its staged signature may be the one written out.
      */
     static DG_HD void help(const Args& a, WarpShared& sh, int32_t* ws, const int32_t* zt, const Crew& crew) {
         if (!HELPS || crew.gate == nullptr || crew.workers <= 1) return;
@@ -369,6 +371,18 @@ struct SignTask {
                 draw(b, false, sh, ws);
                 const int32_t code = try_block(b, rec, staged(ws), sh, crew.slice(target), ws, zt, crew);
                 finish_block(rec, gen, code, crew, a.sigs + (size_t)task * P::SIG_BYTES);
+                if (code != NO_KAPPA) {
+                    // This warp's staged signature may be the outcome: it stays untouched until
+                    // the outcome is written (or the owner has moved on to its next task).
+                    while (help::lane0([&] {
+                        if ((uint32_t)(help::load(&rec->done) >> 8) == gen) return 0;
+                        if (claim_gen(help::load(&rec->claim)) != gen) return 0;
+                        help::pause();
+                        return 1;
+                    }) != 0) {
+                    }
+                    help::publish_fence();
+                }
                 if (!help::gate_open(crew.gate)) return;
             }
             from = target + 1;

@@ -5,6 +5,7 @@
  * emulated) against the known-answer vectors and a plain reference implementation.
  *
  * Usage: host_tests <vectors.txt> [tasks per (op, set) for the emulated KAT pass, default 2]
+ *                   [rounds of helping launches per set, times 3 (default 2, 1 for ML-DSA-87)]
  * Exit status 0 only when every check passed. Built by test/build-host-tests.sh.
  */
 #include <algorithm>
@@ -539,7 +540,8 @@ void test_gate() {
 }
 
 /**
- * One launch of n tasks on `warps` emulated warps, interleaved at every warp primitive, through
+ * One launch of n tasks on `warps` emulated warps, interleaved at every warp primitive (in turn,
+ * or in a random order drawn from a nonzero `shuffle`), through
  * the kernels' worker loop: a shared task counter, the help gate (open once every task is taken,
  * or off), help records in a zeroed workspace. A watcher warp counts the tasks whose accepted
  * kappa a helper found. Checks that every workspace slice is zero and the gate's count back at
@@ -547,7 +549,7 @@ void test_gate() {
  */
 template <class P>
 std::vector<uint8_t> emulate_launch(const typename SignTask<P>::Args& args, int n, int warps, bool gate_on,
-                                    int* helper_wins) {
+                                    uint64_t shuffle, int* helper_wins) {
     using T = SignTask<P>;
     const int workers = std::min(warps, n);
     std::vector<WarpShared> shared(workers);
@@ -580,7 +582,7 @@ std::vector<uint8_t> emulate_launch(const typename SignTask<P>::Args& args, int 
         worker_loop<T>(args, status.data(), n, &next, shared[w], ws.data() + (size_t)w * T::WS_WORDS, zeta_table(),
                        crew);
         if (warp::lane() == 0) ++finished;
-    });
+    }, shuffle);
     CHECK(std::all_of(ws.begin(), ws.end(), [](int32_t v) { return v == 0; }),
           "every workspace slice, help records included, is zero after the launch");
     CHECK(gate.unclaimed == 0 && gate.started == 1, "the gate's counts after the launch: %d unclaimed, %u started",
@@ -592,8 +594,9 @@ std::vector<uint8_t> emulate_launch(const typename SignTask<P>::Args& args, int 
  * Signing by a launch's warps that help each other once the gate opens (emulated, interleaved
  * at every warp primitive): every signature equals the reference's, whichever warp accepted it,
  * with as many warps as tasks (a slow task and a fast one: the fast one's warp helps) and fewer
- * (they help at the end), a key that never signs (s1 out of range) failing alone; and with the
- * gate off, the same signatures and no helper.
+ * (7 tasks on 4 warps, 16 on 8: they help at the end, several on one task), a key that never
+ * signs (s1 out of range) failing alone; and with the gate off, the same signatures and no
+ * helper. With the gate open each round runs twice: the warps in turn, and in a random order.
  */
 template <class P>
 void helping_for(const char* name, int rounds) {
@@ -601,8 +604,8 @@ void helping_for(const char* name, int rounds) {
     constexpr int C = SignTask<P>::CANDIDATES;
     int agree = 0, helper_wins = 0, slow = 0;
     for (int t = 0; t < rounds; ++t) {
-        const int n = t % 2 == 0 ? 2 : 7;
-        const int warps = t % 2 == 0 ? 2 : 4;
+        const int n = t % 3 == 0 ? 2 : t % 3 == 1 ? 7 : 16;
+        const int warps = t % 3 == 0 ? 2 : t % 3 == 1 ? 4 : 8;
         Bytes sks((size_t)n * P::SK_BYTES), mus((size_t)n * 64), rnds((size_t)n * P::RND_BYTES);
         Bytes expect((size_t)n * P::SIG_BYTES);
         std::vector<uint8_t> want(n);
@@ -636,17 +639,24 @@ void helping_for(const char* name, int rounds) {
                                 rnds.data() + (size_t)i * P::RND_BYTES, expect.data() + (size_t)i * P::SIG_BYTES);
         }
         bool ok = true;
-        for (const bool gate_on : {true, false}) {
+        for (const int mode : {0, 1, 2}) {
+            // Gate open with the warps in turn, open with them shuffled, off.
+            const bool gate_on = mode < 2;
             Bytes sigs((size_t)n * P::SIG_BYTES, 0xCC);
             int wins = 0;
             const std::vector<uint8_t> got =
-                emulate_launch<P>({sks.data(), mus.data(), rnds.data(), sigs.data()}, n, warps, gate_on, &wins);
-            ok &= got == want;
+                emulate_launch<P>({sks.data(), mus.data(), rnds.data(), sigs.data()}, n, warps, gate_on,
+                                  mode == 1 ? 0x9E3779B97F4A7C15ull * (uint64_t)(t + 1) : 0, &wins);
             for (int i = 0; i < n; ++i) {
-                if (want[i] == ABI_STATUS_OK) {
-                    ok &= std::memcmp(sigs.data() + (size_t)i * P::SIG_BYTES,
-                                      expect.data() + (size_t)i * P::SIG_BYTES, P::SIG_BYTES) == 0;
+                bool same = got[i] == want[i];
+                if (same && want[i] == ABI_STATUS_OK) {
+                    same = std::memcmp(sigs.data() + (size_t)i * P::SIG_BYTES,
+                                       expect.data() + (size_t)i * P::SIG_BYTES, P::SIG_BYTES) == 0;
                 }
+                CHECK(same, "helping %s round %d, gate %s: task %d status %d (reference %d)%s", name, t,
+                      mode == 0 ? "open" : mode == 1 ? "open, shuffled" : "off", i, got[i], want[i],
+                      same ? "" : ", or its signature differs");
+                ok &= same;
             }
             if (gate_on) {
                 helper_wins += wins;
@@ -659,7 +669,8 @@ void helping_for(const char* name, int rounds) {
         CHECK(ok, "helping %s round %d (%d tasks, %d warps)", name, t, n, warps);
     }
     CHECK(helper_wins > 0, "helping %s: a helper accepted some task's kappa (%d slow tasks)", name, slow);
-    std::printf("  helping %-11s %d/%d (2 or 4 warps; 2 or 7 tasks; gate open and off; signatures == reference; "
+    std::printf("  helping %-11s %d/%d (2, 7 or 16 tasks on 2, 4 or 8 warps, in turn or shuffled; gate open and off; "
+                "signatures == reference; "
                 "%d won by helpers)\n", name, agree, rounds, helper_wins);
 }
 
@@ -667,10 +678,11 @@ void helping_for(const char* name, int rounds) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s <vectors.txt> [emulated tasks per group]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s <vectors.txt> [emulated tasks per group] [helping rounds / 3]\n", argv[0]);
         return 2;
     }
     const int per_group = argc > 2 ? std::atoi(argv[2]) : 2;
+    const int helping = argc > 3 ? std::max(1, std::atoi(argv[3])) : 0;
     const auto t0 = std::chrono::steady_clock::now();
     const std::vector<Record> vectors = dgtest::read_vectors(argv[1]);
     std::printf("host tests (%zu vector records)\n", vectors.size());
@@ -687,9 +699,9 @@ int main(int argc, char** argv) {
     differential_for<MlDsa44>("ML-DSA-44", 2);
     differential_for<MlDsa87>("ML-DSA-87", 1);
     test_gate();
-    helping_for<MlDsa44>("ML-DSA-44", 4);
-    helping_for<Dilithium3>("Dilithium3", 2);
-    helping_for<MlDsa87>("ML-DSA-87", 2);
+    helping_for<MlDsa44>("ML-DSA-44", 3 * (helping > 0 ? helping : 2));
+    helping_for<Dilithium3>("Dilithium3", 3 * (helping > 0 ? helping : 2));
+    helping_for<MlDsa87>("ML-DSA-87", 3 * (helping > 0 ? helping : 1));
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("%d checks, %d failures (%.1f s)\n", g_checks, g_failures, secs);
     return g_failures == 0 ? 0 : 1;

@@ -31,6 +31,8 @@ struct Emulator {
     ucontext_t main_ctx;
     std::vector<Warp> warps;
     int warp = 0;
+    /** 0: warps take turns in order; else the state of the generator that picks the next warp. */
+    uint64_t schedule = 0;
     int live = 0;
     const std::function<void(int)>* body = nullptr;
     unsigned long long primitives = 0;
@@ -40,11 +42,19 @@ Emulator* g = nullptr;
 
 Warp& here() { return g->warps[g->warp]; }
 
-/** The next warp that has not finished after warp w, or -1. */
+/** The next warp that has not finished after warp w (in turn, or from a random start), or -1. */
 int next_live(int w) {
     const int n = (int)g->warps.size();
-    for (int k = 1; k <= n; ++k) {
-        const int c = (w + k) % n;
+    int first = 1;
+    if (g->schedule != 0) {
+        // xorshift64: any warp, this one included, may run next.
+        g->schedule ^= g->schedule << 13;
+        g->schedule ^= g->schedule >> 7;
+        g->schedule ^= g->schedule << 17;
+        first = (int)(g->schedule % (uint64_t)n);
+    }
+    for (int k = 0; k < n; ++k) {
+        const int c = (w + first + k) % n;
         if (g->warps[c].finished < kLanes) return c;
     }
     return -1;
@@ -127,9 +137,10 @@ void dg_simt_sync() {
 
 namespace dgtest {
 
-void run_warps(int warps, const std::function<void(int)>& body) {
+void run_warps(int warps, const std::function<void(int)>& body, uint64_t shuffle) {
     static Emulator emulator;
     g = &emulator;
+    g->schedule = shuffle;
     g->body = &body;
     g->warp = 0;
     g->primitives = 0;

@@ -7,6 +7,7 @@
 #ifndef DILITHIUMGPU_TEST_SIMT_HOST_H
 #define DILITHIUMGPU_TEST_SIMT_HOST_H
 
+#include <cstdint>
 #include <functional>
 
 namespace dgtest {
@@ -16,9 +17,10 @@ void run_warp(const std::function<void()>& body);
 
 /**
  * Runs body(w) on `warps` warps of 32 emulated lanes each, interleaved: a warp runs until it has
- * completed a warp primitive, then the next unfinished warp runs.
+ * completed a warp primitive, then the next unfinished warp runs, in turn, or, with a nonzero
+ * `shuffle` seed, one picked at random (possibly the same one again).
  */
-void run_warps(int warps, const std::function<void(int)>& body);
+void run_warps(int warps, const std::function<void(int)>& body, uint64_t shuffle = 0);
 
 /** Warp primitives executed by the last run_warp(s) (for operation counts). */
 unsigned long long warp_primitive_count();
