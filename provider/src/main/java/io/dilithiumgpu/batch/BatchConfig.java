@@ -33,6 +33,11 @@ import java.util.Properties;
  *       <td>whether a caller gets its result as soon as the backend reports its task ended
  *           ({@code TaskListener}: the CUDA backend's signing on host buffers), rather than when
  *           its whole batch has; its result then completes on a backend thread</td></tr>
+ *   <tr><td>{@value #VIRTUAL_COMPLETION_PROPERTY}</td><td>{@code false}</td>
+ *       <td>whether the futures of a finished batch complete on a virtual thread (JDK 21 and
+ *           later) instead of the batch thread: a virtual-thread caller is then woken through
+ *           the carrier's own queue rather than the scheduler's shared submission queue; on
+ *           older JDKs the batch thread completes them, as with {@code false}</td></tr>
  * </table>
  *
  * <p>docs/batching.md explains how the knobs trade latency for throughput.
@@ -45,6 +50,7 @@ public final class BatchConfig {
     public static final String MAX_IN_FLIGHT_PROPERTY = "dilithiumgpu.batch.maxInFlight";
     public static final String HOST_BUFFERS_PROPERTY = "dilithiumgpu.batch.hostBuffers";
     public static final String EARLY_DELIVERY_PROPERTY = "dilithiumgpu.batch.earlyDelivery";
+    public static final String VIRTUAL_COMPLETION_PROPERTY = "dilithiumgpu.batch.virtualCompletion";
 
     public static final long DEFAULT_MAX_DELAY_MICROS = 250;
     public static final int DEFAULT_QUEUE_CAPACITY = 8192;
@@ -57,6 +63,7 @@ public final class BatchConfig {
     private final int maxInFlight;
     private final boolean hostBuffers;
     private final boolean earlyDelivery;
+    private final boolean virtualCompletion;
     private final String jmxName;
 
     private BatchConfig(Builder b) {
@@ -67,6 +74,7 @@ public final class BatchConfig {
         this.maxInFlight = b.maxInFlight;
         this.hostBuffers = b.hostBuffers;
         this.earlyDelivery = b.earlyDelivery;
+        this.virtualCompletion = b.virtualCompletion;
         this.jmxName = b.jmxName;
     }
 
@@ -126,6 +134,10 @@ public final class BatchConfig {
         if (early != null) {
             b.earlyDelivery(parseBoolean(EARLY_DELIVERY_PROPERTY, early));
         }
+        String virtual = props.getProperty(VIRTUAL_COMPLETION_PROPERTY);
+        if (virtual != null) {
+            b.virtualCompletion(parseBoolean(VIRTUAL_COMPLETION_PROPERTY, virtual));
+        }
         return b;
     }
 
@@ -166,6 +178,9 @@ public final class BatchConfig {
     /** Whether callers get their results as the backend reports their tasks ended, before their batch ends. */
     public boolean earlyDelivery() { return earlyDelivery; }
 
+    /** Whether a finished batch's futures complete on a virtual thread (where the JDK has them). */
+    public boolean virtualCompletion() { return virtualCompletion; }
+
     /** The JMX object name the batcher registers its MBean under, or null for none. */
     public String jmxName() { return jmxName; }
 
@@ -177,7 +192,8 @@ public final class BatchConfig {
                 + ", " + QUEUE_CAPACITY_PROPERTY + "=" + queueCapacity
                 + ", " + MAX_IN_FLIGHT_PROPERTY + "=" + maxInFlight
                 + ", " + HOST_BUFFERS_PROPERTY + "=" + hostBuffers
-                + ", " + EARLY_DELIVERY_PROPERTY + "=" + earlyDelivery;
+                + ", " + EARLY_DELIVERY_PROPERTY + "=" + earlyDelivery
+                + ", " + VIRTUAL_COMPLETION_PROPERTY + "=" + virtualCompletion;
     }
 
     /** Starts from the defaults of the table above, with no MBean. */
@@ -189,6 +205,7 @@ public final class BatchConfig {
         private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
         private boolean hostBuffers = true;
         private boolean earlyDelivery = true;
+        private boolean virtualCompletion;
         private String jmxName;
 
         private Builder() {}
@@ -243,6 +260,12 @@ public final class BatchConfig {
         /** Whether callers get their results as the backend reports their tasks ended (default true). */
         public Builder earlyDelivery(boolean early) {
             this.earlyDelivery = early;
+            return this;
+        }
+
+        /** Whether a finished batch's futures complete on a virtual thread, where the JDK has them (default false). */
+        public Builder virtualCompletion(boolean virtual) {
+            this.virtualCompletion = virtual;
             return this;
         }
 

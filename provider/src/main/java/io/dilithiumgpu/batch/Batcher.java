@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
@@ -73,9 +74,9 @@ import javax.management.ObjectName;
  * The dispatcher and batch threads are daemon threads; batch threads are started on demand and
  * end after a minute idle. {@link #close()} refuses new calls, runs every queued task to
  * completion, ends the threads, drops the pooled arrays, closes the backends and unregisters the
- * MBean. Dependent stages attached to the futures without an executor run on batch threads, or
- * on a backend's threads for tasks delivered early: keep them short, or use the {@code *Async}
- * variants.
+ * MBean. Dependent stages attached to the futures without an executor run on batch threads (on
+ * a virtual thread per batch with {@link BatchConfig#virtualCompletion()}), or on a backend's
+ * threads for tasks delivered early: keep them short, or use the {@code *Async} variants.
  *
  * <p>The batcher owns the backends it is given and closes them.
  */
@@ -92,6 +93,8 @@ public final class Batcher implements Engine, AutoCloseable {
     private final DispatchPolicy policy;
     private final BatcherStats stats;
     private final ThreadPoolExecutor workers;
+    /** Completes finished batches' futures on virtual threads ({@link BatchConfig#virtualCompletion()}); null: the batch thread does. */
+    private final ExecutorService completions;
     private final Thread dispatcher;
     private final ObjectName mbeanName;
     private final Set<String> loggedCauses = ConcurrentHashMap.newKeySet();
@@ -161,6 +164,11 @@ public final class Batcher implements Engine, AutoCloseable {
         this.stats = new BatcherStats(primary.name(), config, inFlightLimit, this::queueDepth, this::batchesInFlight);
         this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), new OwnThreads("dilithiumgpu-batch-" + id + "-"));
+        this.completions = config.virtualCompletion() ? VirtualThreads.newPerTaskExecutor() : null;
+        if (config.virtualCompletion() && completions == null) {
+            LOG.log(System.Logger.Level.INFO, BatchConfig.VIRTUAL_COMPLETION_PROPERTY
+                    + " needs virtual threads (JDK 21 or later): batch threads complete the futures");
+        }
         this.dispatcher = new OwnThreads("dilithiumgpu-dispatch-" + id).newThread(this::dispatchLoop);
         this.mbeanName = register(config.jmxName(), stats);
         dispatcher.start();
@@ -440,18 +448,14 @@ public final class Batcher implements Engine, AutoCloseable {
         }
     }
 
-    /** After the drain: ends the batch threads and releases pools, backends and the MBean. */
+    /**
+     * After the drain: ends the batch threads (then the completing virtual threads, which only
+     * batch threads start) and releases pools, backends and the MBean.
+     */
     private void shutDown() {
-        workers.shutdown();
-        boolean interrupted = false;
-        while (true) {
-            try {
-                if (workers.awaitTermination(1, TimeUnit.DAYS)) {
-                    break;
-                }
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
+        boolean interrupted = awaitEnd(workers);
+        if (completions != null) {
+            interrupted |= awaitEnd(completions);
         }
         for (Lane lane : lanes) {
             lane.pool.clear();
@@ -592,6 +596,20 @@ public final class Batcher implements Engine, AutoCloseable {
         if (failures > 0) {
             stats.failed(failures);
         }
+        if (completions != null) {
+            try {
+                completions.execute(() -> deliver(tasks, formedNanos, queueWait, handOff, load, backend, ranNanos, early));
+                return;
+            } catch (RejectedExecutionException e) {
+                // Shut down under us (cannot happen before the batch threads have ended): deliver here.
+            }
+        }
+        deliver(tasks, formedNanos, queueWait, handOff, load, backend, ranNanos, early);
+    }
+
+    /** Completes the futures of a finished batch and adds the batch to the stats (see {@link #finishBatch}). */
+    private void deliver(Task<?>[] tasks, long formedNanos, long queueWait, long handOff, long load, long backend,
+                         long ranNanos, EarlyDeliveries early) {
         long batched = early == null ? 0 : early.batchedNanos.get();
         int delivered = early == null ? 0 : early.delivered.get();
         for (Task<?> t : tasks) {
@@ -603,6 +621,21 @@ public final class Batcher implements Engine, AutoCloseable {
         }
         long complete = ranNanos == 0 ? 0 : System.nanoTime() - ranNanos;
         stats.batchFinished(queueWait, handOff, load, backend, complete, delivered, batched);
+    }
+
+    /** Shuts {@code executor} down and waits for its tasks, uninterruptibly; true when interrupted meanwhile. */
+    private static boolean awaitEnd(ExecutorService executor) {
+        executor.shutdown();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (executor.awaitTermination(1, TimeUnit.DAYS)) {
+                    return interrupted;
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
     }
 
     private Backend fallback() {

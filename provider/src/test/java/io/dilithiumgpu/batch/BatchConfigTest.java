@@ -23,6 +23,7 @@ class BatchConfigTest {
         assertEquals(BatchConfig.DEFAULT_MAX_IN_FLIGHT, c.maxInFlight());
         assertTrue(c.hostBuffers());
         assertTrue(c.earlyDelivery());
+        assertFalse(c.virtualCompletion());
         assertNull(c.jmxName());
     }
 
@@ -36,6 +37,7 @@ class BatchConfigTest {
         p.setProperty("dilithiumgpu.batch.maxInFlight", "8");
         p.setProperty("dilithiumgpu.batch.hostBuffers", " False");
         p.setProperty("dilithiumgpu.batch.earlyDelivery", "FALSE ");
+        p.setProperty("dilithiumgpu.batch.virtualCompletion", "true");
         BatchConfig c = BatchConfig.fromProperties(p);
         assertEquals(BackendPolicy.CPU, c.backend());
         assertEquals(512, c.maxSize());
@@ -44,6 +46,7 @@ class BatchConfigTest {
         assertEquals(8, c.maxInFlight());
         assertFalse(c.hostBuffers());
         assertFalse(c.earlyDelivery());
+        assertTrue(c.virtualCompletion());
     }
 
     @Test
@@ -55,7 +58,8 @@ class BatchConfigTest {
                 {"dilithiumgpu.batch.queueCapacity", "0"},
                 {"dilithiumgpu.batch.maxInFlight", "99999999999"},
                 {"dilithiumgpu.batch.hostBuffers", "yes"},
-                {"dilithiumgpu.batch.earlyDelivery", "1"}}) {
+                {"dilithiumgpu.batch.earlyDelivery", "1"},
+                {"dilithiumgpu.batch.virtualCompletion", "yes"}}) {
             Properties p = new Properties();
             p.setProperty(bad[0], bad[1]);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -101,6 +101,39 @@ class BatcherTest {
     }
 
     /**
+     * With virtual completion, a finished batch's futures complete on a virtual thread where the
+     * JDK has them (on the batch thread before JDK 21), with the same results and counts; close
+     * returns only once every one of them has completed.
+     */
+    @Test
+    void virtualCompletionDeliversOnAVirtualThreadAndCloseWaitsForIt() {
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        Batcher b = open(BatchConfig.builder().virtualCompletion(true).build(), new CpuBackend(), null);
+        Fixtures.KeyPair kp = keys(p);
+        byte[] mu = mu(p, kp.tr, message(3));
+        byte[] sig = b.sign(p, kp.sk, mu, rnd(p, 3)).join();
+        List<Boolean> onVirtual = new CopyOnWriteArrayList<>();
+        List<CompletableFuture<Boolean>> verdicts = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            byte[] s = sig.clone();
+            if (i % 2 == 1) {
+                s[i] ^= 1;
+            }
+            CompletableFuture<Boolean> f = b.verify(p, kp.pk, mu, s);
+            f.whenComplete((v, e) -> onVirtual.add(VirtualThreads.isVirtual(Thread.currentThread())));
+            verdicts.add(f);
+        }
+        b.close();
+        for (int i = 0; i < verdicts.size(); i++) {
+            assertTrue(verdicts.get(i).isDone(), "request " + i + " completed before close returned");
+            assertEquals(i % 2 == 0, verdicts.get(i).join(), "verdict of request " + i);
+        }
+        assertEquals(VirtualThreads.available(), onVirtual.stream().allMatch(v -> v),
+                "completed on virtual threads exactly where the JDK has them: " + onVirtual);
+        assertEquals(65, b.metrics().getDeliveredCount(), "every request counted once, after close");
+    }
+
+    /**
      * Holds the backend's next batch and sends it one signature, so that the requests made next
      * queue behind it (one batch in flight) and go together once {@code spy.release()} is called.
      */
