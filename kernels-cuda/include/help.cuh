@@ -164,10 +164,12 @@ DG_HD void fence_system() {
 #endif
 }
 
-/** A short back-off between polls (the host emulator interleaves warps at every primitive). */
-DG_HD void pause() {
+/** A back-off between polls of `ns` nanoseconds (none on the host: the emulator interleaves warps at every primitive). */
+DG_HD void pause(uint32_t ns = 2000) {
 #if DG_ON_DEVICE && __CUDA_ARCH__ >= 700
-    __nanosleep(2000);
+    __nanosleep(ns);
+#else
+    (void)ns;
 #endif
 }
 
@@ -204,6 +206,29 @@ DG_HD bool gate_open_lane0(HelpGate* g) {
 DG_HD bool gate_open(HelpGate* g) {
     return lane0([&] { return gate_open_lane0(g) ? 1 : 0; }) != 0;
 }
+
+/**
+ * The gate for a warp that polls it: the host's count (a read over PCIe, which thousands of
+ * polling warps would saturate) only on every 16th call, the device's counts on the others
+ * (a launch that starts meanwhile shows there: its tasks, then its start).
+ */
+struct GatePoller {
+    HelpGate* g;
+    uint32_t started = 0;
+    int calls = 0;
+
+    DG_HD bool open() {
+        const int r = lane0([&] {
+            if ((calls++ & 15) == 0) {
+                if (!gate_open_lane0(g)) return 0;
+                started = load(&g->started);
+                return 1;
+            }
+            return load(&g->unclaimed) == 0 && load(&g->started) == started ? 1 : 0;
+        });
+        return r != 0;
+    }
+};
 
 /**
  * A launch's first block: its n tasks join the unclaimed count before the launch counts as

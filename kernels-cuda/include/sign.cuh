@@ -70,6 +70,8 @@ struct SignTask {
     static constexpr int BLOCKS = (MAX_ITERATIONS + CANDIDATES - 1) / CANDIDATES;
     /** Idle warps take blocks of this task once the device has no task left to start (help.cuh). */
     static constexpr bool HELPS = DG_SIGN_HELPERS != 0;
+    /** Blocks of one task tried at once, the owner's included: helpers beyond it only load the GPU. */
+    static constexpr int MAX_PENDING = 3;
     static constexpr int WS_RECORD = WS_SIG + (HELPS ? (P::SIG_BYTES + 15) / 16 * 4 : 0);
     static constexpr int WS_WORDS = WS_RECORD + (HELPS ? (int)sizeof(HelpRecord) / 4 : 0);
     static_assert(BLOCKS < (int)CLAIM_NEXT_MASK && (MAX_ITERATIONS + CANDIDATES) < (NO_KAPPA >> KAPPA_SHIFT),
@@ -162,7 +164,9 @@ struct SignTask {
         DG_NO_UNROLL
         for (int b = 0; b < BLOCKS; ++b) {
             draw(b, b == 0, sh, ws);
-            if (HELPS && help::gate_open(crew.gate)) return closed(rec, run_opened(b, rec, sh, ws, zt, crew, sig));
+            // Only a task whose first block failed opens (about 12 % of ML-DSA-44 tasks): for the
+            // others helpers would only draw blocks that are never needed.
+            if (HELPS && b > 0 && help::gate_open(crew.gate)) return closed(rec, run_opened(b, rec, sh, ws, zt, crew, sig));
             DG_NO_UNROLL
             for (int c = 0; c < CANDIDATES; ++c) {
                 if (attempt(ws + WS_Y + c * P::L * N, sig, sh, ws, ws, zt)) return closed(rec, ABI_STATUS_OK);
@@ -184,7 +188,7 @@ struct SignTask {
         for (;;) {
             finish_block(rec, gen, try_block(b, rec, staged(ws), sh, ws, ws, zt, crew), crew, sig);
             uint32_t g = 0;
-            b = take_block(rec, &g);  // g == gen: only this warp starts a new generation
+            b = take_block(rec, &g, true);  // g == gen: only this warp starts a new generation
             if (b < 0) break;
             draw(b, false, sh, ws);
         }
@@ -244,14 +248,17 @@ struct SignTask {
 
     /**
      * Lane 0 takes the next block of the record's task, whatever its generation; returns it and
-     * the generation, or -1 when none may be taken. The caller must finish a block it took.
+     * the generation, or -1 when none may be taken (for a helper, also while MAX_PENDING blocks
+     * are being tried: the owner always takes the next block, so the task never stalls). The
+     * caller must finish a block it took.
      */
-    static DG_HD int take_block(HelpRecord* rec, uint32_t* gen) {
+    static DG_HD int take_block(HelpRecord* rec, uint32_t* gen, bool owner) {
         uint64_t taken = 0;
         const int b = help::lane0([&] {
             uint64_t c = help::load(&rec->claim);
             for (;;) {
                 if (!claim_open(c) || claim_next(c) >= BLOCKS) return -1;
+                if (!owner && claim_pending(c) >= MAX_PENDING) return -1;
                 const uint64_t found = help::cas(&rec->claim, c, c + CLAIM_PENDING_ONE + 1);
                 if (found == c) {
                     taken = c;
@@ -330,9 +337,12 @@ struct SignTask {
         if (!HELPS || crew.gate == nullptr || crew.workers <= 1) return;
         const int l = (int)warp::lane();
         int from = crew.me + 1;
+        // Polls for an open task back off from 2 to 128 µs: a scan reads a word of every worker.
+        uint32_t backoff = 2000;
+        help::GatePoller gate{crew.gate};
         DG_NO_UNROLL
         for (;;) {
-            if (!help::gate_open(crew.gate)) return;
+            if (!gate.open()) return;
             // The first open record after `from`, and whether any worker still holds a task.
             int target = -1;
             bool holding = false;
@@ -342,7 +352,7 @@ struct SignTask {
                 if (base + l < crew.workers && w != crew.me) {
                     HelpRecord* r = record_of(crew.slice(w));
                     const uint64_t c = help::load(&r->claim);
-                    open = claim_open(c) && claim_next(c) < BLOCKS;
+                    open = claim_open(c) && claim_next(c) < BLOCKS && claim_pending(c) < MAX_PENDING;
                     holds = help::load(&r->task) != 0;
                 }
                 const uint32_t bits = warp::ballot(open);
@@ -351,18 +361,21 @@ struct SignTask {
             }
             if (target < 0) {
                 if (!holding) return;
-                help::lane0([] {
-                    help::pause();
+                help::lane0([&] {
+                    help::pause(backoff);
                     return 0;
                 });
+                backoff = backoff < 128000 ? 2 * backoff : backoff;
                 continue;
             }
             HelpRecord* rec = record_of(crew.slice(target));
+            bool helped = false;
             DG_NO_UNROLL
             for (;;) {
                 uint32_t gen = 0;
-                const int b = take_block(rec, &gen);
+                const int b = take_block(rec, &gen, false);
                 if (b < 0) break;
+                helped = true;
                 // The task's rho'' and mu: fixed while a block of this generation is pending.
                 if (l < 8) sh.seeds[4 + l] = help::load(&rec->rho2[l]);
                 else if (l < 16) reinterpret_cast<uint64_t*>(sh.msg)[l - 8] = help::load(&rec->mu[l - 8]);
@@ -383,9 +396,19 @@ struct SignTask {
                     }
                     help::publish_fence();
                 }
-                if (!help::gate_open(crew.gate)) return;
+                if (!gate.open()) return;
             }
             from = target + 1;
+            if (!helped) {
+                // Taken by others meanwhile: back off as after an empty scan.
+                help::lane0([&] {
+                    help::pause(backoff);
+                    return 0;
+                });
+                backoff = backoff < 128000 ? 2 * backoff : backoff;
+            } else {
+                backoff = 2000;
+            }
         }
     }
 

@@ -23,7 +23,7 @@ class BatchConfigTest {
         assertEquals(BatchConfig.DEFAULT_MAX_IN_FLIGHT, c.maxInFlight());
         assertTrue(c.hostBuffers());
         assertTrue(c.earlyDelivery());
-        assertFalse(c.virtualCompletion());
+        assertTrue(c.virtualCompletion());
         assertNull(c.jmxName());
     }
 
@@ -37,7 +37,7 @@ class BatchConfigTest {
         p.setProperty("dilithiumgpu.batch.maxInFlight", "8");
         p.setProperty("dilithiumgpu.batch.hostBuffers", " False");
         p.setProperty("dilithiumgpu.batch.earlyDelivery", "FALSE ");
-        p.setProperty("dilithiumgpu.batch.virtualCompletion", "true");
+        p.setProperty("dilithiumgpu.batch.virtualCompletion", "false");
         BatchConfig c = BatchConfig.fromProperties(p);
         assertEquals(BackendPolicy.CPU, c.backend());
         assertEquals(512, c.maxSize());
@@ -46,7 +46,7 @@ class BatchConfigTest {
         assertEquals(8, c.maxInFlight());
         assertFalse(c.hostBuffers());
         assertFalse(c.earlyDelivery());
-        assertTrue(c.virtualCompletion());
+        assertFalse(c.virtualCompletion());
     }
 
     @Test

@@ -106,12 +106,16 @@ class BatcherTest {
      * returns only once every one of them has completed.
      */
     @Test
-    void virtualCompletionDeliversOnAVirtualThreadAndCloseWaitsForIt() {
+    void virtualCompletionDeliversOnAVirtualThreadAndCloseWaitsForIt() throws Exception {
         ParameterSet p = ParameterSet.ML_DSA_44;
-        Batcher b = open(BatchConfig.builder().virtualCompletion(true).build(), new CpuBackend(), null);
+        SpyBackend spy = new SpyBackend(new CpuBackend(), "cpu", 128);
+        Batcher b = open(BatchConfig.builder().virtualCompletion(true).maxInFlight(1).build(), spy, null);
         Fixtures.KeyPair kp = keys(p);
         byte[] mu = mu(p, kp.tr, message(3));
         byte[] sig = b.sign(p, kp.sk, mu, rnd(p, 3)).join();
+        // The requests queue behind a held batch, so that each completion stage is attached
+        // before its future can complete.
+        CompletableFuture<byte[]> held = signHeld(spy, b, p, kp);
         List<Boolean> onVirtual = new CopyOnWriteArrayList<>();
         List<CompletableFuture<Boolean>> verdicts = new ArrayList<>();
         for (int i = 0; i < 64; i++) {
@@ -123,14 +127,16 @@ class BatcherTest {
             f.whenComplete((v, e) -> onVirtual.add(VirtualThreads.isVirtual(Thread.currentThread())));
             verdicts.add(f);
         }
+        spy.release();
         b.close();
+        assertTrue(held.isDone());
         for (int i = 0; i < verdicts.size(); i++) {
             assertTrue(verdicts.get(i).isDone(), "request " + i + " completed before close returned");
             assertEquals(i % 2 == 0, verdicts.get(i).join(), "verdict of request " + i);
         }
         assertEquals(VirtualThreads.available(), onVirtual.stream().allMatch(v -> v),
                 "completed on virtual threads exactly where the JDK has them: " + onVirtual);
-        assertEquals(65, b.metrics().getDeliveredCount(), "every request counted once, after close");
+        assertEquals(66, b.metrics().getDeliveredCount(), "every request counted once, after close");
     }
 
     /**
