@@ -95,6 +95,8 @@ public final class Batcher implements Engine, AutoCloseable {
     private final ThreadPoolExecutor workers;
     /** Completes finished batches' futures on virtual threads ({@link BatchConfig#virtualCompletion()}); null: the batch thread does. */
     private final ExecutorService completions;
+    /** The batcher whose futures the current (virtual) thread completes, if any. */
+    private static final ThreadLocal<Batcher> COMPLETING = new ThreadLocal<>();
     private final Thread dispatcher;
     private final ObjectName mbeanName;
     private final Set<String> loggedCauses = ConcurrentHashMap.newKeySet();
@@ -294,7 +296,8 @@ public final class Batcher implements Engine, AutoCloseable {
      * Refuses new calls, completes every queued and running task, then ends the threads, drops
      * the pooled arrays, closes the backends and unregisters the MBean. Blocks until all that is
      * done, uninterruptibly (an interrupt is kept for the caller); idempotent. Called from a
-     * dependent stage running on a batch thread, it starts the shutdown and returns at once.
+     * dependent stage running on a batch thread or a completing virtual thread, it starts the
+     * shutdown and returns at once.
      */
     @Override
     public void close() {
@@ -302,8 +305,8 @@ public final class Batcher implements Engine, AutoCloseable {
         // Callers blocked for room wake, see the batcher closed and are refused.
         room.release(config.queueCapacity());
         LockSupport.unpark(dispatcher);
-        if (Thread.currentThread() instanceof OwnThread
-                && ((OwnThread) Thread.currentThread()).owner == this) {
+        if (Thread.currentThread() instanceof OwnThread && ((OwnThread) Thread.currentThread()).owner == this
+                || COMPLETING.get() == this) {
             return;
         }
         boolean interrupted = false;
@@ -598,7 +601,11 @@ public final class Batcher implements Engine, AutoCloseable {
         }
         if (completions != null) {
             try {
-                completions.execute(() -> deliver(tasks, formedNanos, queueWait, handOff, load, backend, ranNanos, early));
+                completions.execute(() -> {
+                    // A dependent stage that closes the batcher from here must not wait for itself.
+                    COMPLETING.set(this);
+                    deliver(tasks, formedNanos, queueWait, handOff, load, backend, ranNanos, early);
+                });
                 return;
             } catch (RejectedExecutionException e) {
                 // Shut down under us (cannot happen before the batch threads have ended): deliver here.
