@@ -14,7 +14,7 @@
  *
  * The help record (HelpRecord, in each worker's workspace slice, zero when no task is in hand):
  * while its owner's task runs with helpers, the record publishes the task's rho'' and mu, and
- * hands out blocks of CANDIDATES iterations from one claim word:
+ * hands out its blocks of iterations (sign.cuh) from one claim word:
  *   bits  0-15  next block to try
  *   bits 16-30  blocks taken and not finished (pending)
  *   bit  31     OPEN: blocks may be taken (cleared while the task is closed to helpers, and once a

@@ -6,14 +6,18 @@
  * rho'' is H(K || rnd || mu, 64) in FIPS 204 (rnd: 32 bytes) and the task's 64-byte rnd itself in
  * round 3.1 (the caller passes rho' = H(K || mu) for deterministic signing).
  *
- * The rejection loop draws y for CANDIDATES = floor(32 / L) consecutive iterations kappa at once
- * (one SHAKE stream per lane), then tries those iterations in order and stops at the first that
- * passes every check. The signature is therefore exactly the reference's: that of the first
- * accepted kappa. A key that has not produced a signature after MAX_ITERATIONS iterations
+ * The rejection loop draws y for a block of consecutive iterations kappa at once (one SHAKE
+ * stream per lane), then tries those iterations in order and stops at the first that passes every
+ * check. The signature is therefore exactly the reference's: that of the first accepted kappa.
+ * Every block but the first holds CANDIDATES = floor(32 / L) iterations, one pass of the warp's
+ * lanes. The first block is drawn with ExpandA, whose K L streams leave lanes of their last pass
+ * idle: it holds FIRST iterations, as many as fill those lanes (ML-DSA-44: 16 streams of A^ and 4
+ * iterations of 4 make one pass, where A^ and 8 iterations took two, and a task needs 4.25
+ * iterations on average), or CANDIDATES where not even one fits. A key that has not produced a signature after MAX_ITERATIONS iterations
  * (probability below 2^-300 for a well-formed key) gets ABI_STATUS_INVALID_KEY, so that a
  * crafted key cannot hold the GPU forever.
  *
- * The iterations come in blocks of CANDIDATES. When the device has no task left to start
+ * When the device has no task left to start
  * (help.cuh's gate), the warp opens its task to helpers at the next block boundary: warps without
  * a task of their own then take later blocks of it from the task's help record, each with its own
  * y, w and staging rows and the owner's keys, and every warp stages its signature in its own
@@ -48,11 +52,20 @@
 #define DG_SIGN_HELPERS 1
 #endif
 
+/* 1 draws the first block of iterations as large as the others (A/B runs of SignTask::FIRST). */
+#ifndef DG_SIGN_FIRST_FULL
+#define DG_SIGN_FIRST_FULL 0
+#endif
+
 namespace dg {
 
 template <class P>
 struct SignTask {
     static constexpr int CANDIDATES = 32 / P::L;
+    /** Lanes of ExpandA's last pass that its streams leave idle, in iterations of L streams. */
+    static constexpr int FIRST_FIT = ((P::K * P::L + 31) / 32 * 32 - P::K * P::L) / P::L;
+    static constexpr int FIRST = DG_SIGN_FIRST_FULL || FIRST_FIT < 1 ? CANDIDATES
+                                 : FIRST_FIT < CANDIDATES ? FIRST_FIT : CANDIDATES;
     static constexpr int MAX_ITERATIONS = 1000;
     /** The status follows the signature at system scope (schedule.cuh): hosts take each task as it ends. */
     static constexpr bool STATUS_PUBLISHES = true;
@@ -66,8 +79,12 @@ struct SignTask {
     static constexpr int WS_YHAT = WS_Y + CANDIDATES * P::L * N;
     static constexpr int WS_W = WS_YHAT + (YHAT_SHARED ? 0 : P::L * N);
     static constexpr int WS_SIG = WS_W + P::K * N;
-    /** Blocks of CANDIDATES iterations: kappa < MAX_ITERATIONS + CANDIDATES - 1 at most. */
-    static constexpr int BLOCKS = (MAX_ITERATIONS + CANDIDATES - 1) / CANDIDATES;
+    /** Blocks: FIRST iterations, then CANDIDATES each; kappa < MAX_ITERATIONS + CANDIDATES - 1 at most. */
+    static constexpr int BLOCKS = 1 + (MAX_ITERATIONS - FIRST + CANDIDATES - 1) / CANDIDATES;
+
+    /** The first iteration of block b, and its iterations. */
+    static DG_HD int block_base(int b) { return b == 0 ? 0 : FIRST + (b - 1) * CANDIDATES; }
+    static DG_HD int block_size(int b) { return b == 0 ? FIRST : CANDIDATES; }
     /** Idle warps take blocks of this task once the device has no task left to start (help.cuh). */
     static constexpr bool HELPS = DG_SIGN_HELPERS != 0;
     /** Blocks of one task tried at once, the owner's included: helpers beyond it only load the GPU. */
@@ -168,7 +185,7 @@ struct SignTask {
             // others helpers would only draw blocks that are never needed.
             if (HELPS && b > 0 && help::gate_open(crew.gate)) return closed(rec, run_opened(b, rec, sh, ws, zt, crew, sig));
             DG_NO_UNROLL
-            for (int c = 0; c < CANDIDATES; ++c) {
+            for (int c = 0; c < block_size(b); ++c) {
                 if (attempt(ws + WS_Y + c * P::L * N, sig, sh, ws, ws, zt)) return closed(rec, ABI_STATUS_OK);
             }
         }
@@ -227,7 +244,7 @@ struct SignTask {
     /** Draws y for block b of the task whose seeds are in sh (and expands A^ into ws first when with_a). */
     static DG_HD void draw(int b, bool with_a, WarpShared& sh, int32_t* ws) {
         warp::sync();  // the last iteration's reads of y^ in the staging rows come first
-        run_lane_streams<P>(SignStreams<P>{with_a ? ws + WS_A : nullptr, ws + WS_Y, b * CANDIDATES, CANDIDATES},
+        run_lane_streams<P>(SignStreams<P>{with_a ? ws + WS_A : nullptr, ws + WS_Y, block_base(b), block_size(b)},
                             sh.seeds, sh.stage);
     }
 
@@ -281,8 +298,8 @@ struct SignTask {
     static DG_HD int32_t try_block(int b, HelpRecord* rec, uint8_t* out, WarpShared& sh, const int32_t* keys,
                                    int32_t* own, const int32_t* zt, const Crew& crew) {
         DG_NO_UNROLL
-        for (int c = 0; c < CANDIDATES; ++c) {
-            const int kappa = b * CANDIDATES + c;
+        for (int c = 0; c < block_size(b); ++c) {
+            const int kappa = block_base(b) + c;
             if (rec != nullptr && (help::lane0([&] { return help::load(&rec->best); }) >> KAPPA_SHIFT) < kappa) break;
             if (attempt(own + WS_Y + c * P::L * N, out, sh, keys, own, zt)) return (kappa << KAPPA_SHIFT) | crew.me;
         }

@@ -601,7 +601,6 @@ std::vector<uint8_t> emulate_launch(const typename SignTask<P>::Args& args, int 
 template <class P>
 void helping_for(const char* name, int rounds) {
     using Ref = dgtest::RefScheme<P>;
-    constexpr int C = SignTask<P>::CANDIDATES;
     int agree = 0, helper_wins = 0, slow = 0;
     for (int t = 0; t < rounds; ++t) {
         const int n = t % 3 == 0 ? 2 : t % 3 == 1 ? 7 : 16;
@@ -624,7 +623,7 @@ void helping_for(const char* name, int rounds) {
                 Bytes scratch(P::SIG_BYTES);
                 Ref::sign(sks.data() + (size_t)i * P::SK_BYTES, mus.data() + (size_t)i * 64,
                           rnds.data() + (size_t)i * P::RND_BYTES, scratch.data(), &iterations);
-                if (i == 0 ? iterations > 2 * C : iterations <= 2) {
+                if (i == 0 ? iterations > SignTask<P>::block_base(2) : iterations <= 2) {
                     slow += i == 0;
                     break;
                 }

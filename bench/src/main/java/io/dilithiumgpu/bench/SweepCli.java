@@ -208,7 +208,8 @@ public final class SweepCli implements Subcommand {
             return Backends.cuda(configured);
         }
         return Backends.cuda(new CudaConfig(streams, configured.slotTasks(), configured.minChunkTasks(),
-                configured.copyThreads(), configured.retryAfter(), configured.sync()));
+                configured.copyThreads(), configured.retryAfter(), configured.sync(), configured.help(),
+                configured.publish()));
     }
 
     private static void sweep(Backend backend, String label, int streams, Plan plan, List<Point> points,

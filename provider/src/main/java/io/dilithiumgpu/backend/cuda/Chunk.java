@@ -35,6 +35,11 @@ final class Chunk {
      * {@link #pinned} memory, whose kernels then write signatures and statuses into host memory.
      */
     TaskListener early;
+    /**
+     * Whether the kernel writes the outputs and statuses into host memory (signing on
+     * {@link #pinned} memory, always with {@link #early}) instead of the slot downloading them.
+     */
+    boolean publish;
     /** {@link System#nanoTime()} when queued for a slot. */
     long queuedNanos;
 

@@ -26,9 +26,14 @@ import jcuda.driver.CUctx_flags;
  *                         that the kernels read). Off by default: on an H100 a lone launch of
  *                         512 tasks at levels 3 and 5 finished 10 to 40 % sooner, level 2 even,
  *                         but batches spread over several launches lost 25 %
+ * @param publish          whether signing on registered host memory ({@code HostBuffer}s) writes
+ *                         its signatures and statuses from the kernels straight into that memory,
+ *                         as each task ends, instead of downloading them after the launch: a
+ *                         batch's last chunk then ends with its last task, not with a copy. Calls
+ *                         with a {@code TaskListener} always publish
  */
 public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks, int copyThreads,
-                         Duration retryAfter, Sync sync, boolean help) {
+                         Duration retryAfter, Sync sync, boolean help, boolean publish) {
 
     /**
      * How the host threads that wait for a stream wait: the scheduling flag of each device's
@@ -89,6 +94,12 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
         this(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, sync, false);
     }
 
+    /** A configuration that publishes signatures ({@link #publish}). */
+    public CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks, int copyThreads, Duration retryAfter,
+                      Sync sync, boolean help) {
+        this(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, sync, help, true);
+    }
+
     /** System property prefix: {@code dilithiumgpu.cuda.streams}, {@code .slotTasks}, .... */
     public static final String PREFIX = "dilithiumgpu.cuda.";
 
@@ -127,7 +138,7 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
      * The defaults, overridden by the system properties {@code dilithiumgpu.cuda.streams},
      * {@code .slotTasks}, {@code .minChunkTasks}, {@code .copyThreads}, {@code .retryMillis},
      * {@code .sync} ({@code adaptive}, {@code auto}, {@code spin}, {@code yield}, {@code blocking} or
-     * {@code nap}) and {@code .help} ({@code true} or {@code false}).
+     * {@code nap}), {@code .help} and {@code .publish} ({@code true} or {@code false}).
      *
      * @throws IllegalArgumentException when a property is not a number or out of range
      */
@@ -140,7 +151,8 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
                 intProperty("copyThreads", d.copyThreads()),
                 Duration.ofMillis(intProperty("retryMillis", (int) d.retryAfter().toMillis())),
                 syncProperty(d.sync()),
-                booleanProperty("help", d.help()));
+                booleanProperty("help", d.help()),
+                booleanProperty("publish", d.publish()));
     }
 
     private static boolean booleanProperty(String name, boolean fallback) {

@@ -225,6 +225,7 @@ final class DeviceSet implements AutoCloseable {
             Chunk c = new Chunk(params, op, bounds[i], bounds[i + 1] - bounds[i], arrays, pinned, views);
             c.sleep = sleep;
             c.early = pinned != null && op == Operation.SIGN ? early : null;
+            c.publish = pinned != null && op == Operation.SIGN && (early != null || config.publish());
             chunks.add(c);
         }
         synchronized (this) {

@@ -38,11 +38,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * those cache lines are hot. The {@code finally} then wipes only device memory, unless the chunk
  * failed (then the pinned block's secrets are wiped again, whole).
  *
- * <p>A signing chunk on registered memory with a {@link Chunk#early} listener runs <em>published</em>:
- * the kernel writes each signature straight into the caller's mapped host memory and then, after
- * a system-scope fence, its status into the slot's mapped pinned block. While the launch runs, the
- * slot polls those status bytes and tells the listener of each task as it ends, so that a caller
- * gets its signature after its own rejection loop, not after the launch's longest one.
+ * <p>A signing chunk on registered memory runs <em>published</em> ({@link Chunk#publish}): the
+ * kernel writes each signature straight into the caller's mapped host memory and then, after a
+ * system-scope fence, its status into the slot's mapped pinned block; nothing is downloaded. With
+ * a {@link Chunk#early} listener the slot polls those status bytes while the launch runs and tells
+ * the listener of each task as it ends, so that a caller gets its signature after its own
+ * rejection loop, not after the launch's longest one.
  */
 final class StreamSlot implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(StreamSlot.class.getName());
@@ -257,7 +258,7 @@ final class StreamSlot implements AutoCloseable {
         boolean direct = c.pinned != null;
         try {
             CUevent uploadDone = c.sleep ? uploadedSleeping : uploaded;
-            CUdeviceptr[] published = direct && c.early != null ? mapOutputs(c, layout, where) : null;
+            CUdeviceptr[] published = direct && c.publish ? mapOutputs(c, layout, where) : null;
             if (direct) {
                 uploadDirect(c, layout, where);
             } else {
@@ -270,9 +271,11 @@ final class StreamSlot implements AutoCloseable {
             }
             launch(kernel, layout, published, where);
             if (published != null) {
-                CudaCall.check("cuEventRecord(launch ended, " + where + ")",
-                        () -> JCudaDriver.cuEventRecord(launchEnded, stream));
-                stats.toldEarly(reportAsTasksEnd(c, layout, where));
+                if (c.early != null) {
+                    CudaCall.check("cuEventRecord(launch ended, " + where + ")",
+                            () -> JCudaDriver.cuEventRecord(launchEnded, stream));
+                    stats.toldEarly(reportAsTasksEnd(c, layout, where));
+                }
             } else if (direct) {
                 downloadDirect(c, layout, where);
             } else {

@@ -120,6 +120,11 @@ class CudaBackendTest {
 
         /** As {@link #checkOnGpu()}, with every record in host buffers from {@code allocate}. */
         void checkOnGpuInHostBuffers(LongFunction<HostBuffer> allocate) {
+            checkInHostBuffers(gpu, allocate);
+        }
+
+        /** As {@link #checkOn}, with every record in host buffers from {@code allocate}. */
+        void checkInHostBuffers(CudaBackend gpu, LongFunction<HostBuffer> allocate) {
             try (HostBuffer seedsIn = HostBufferFixtures.filled(allocate, seeds);
                  HostBuffer pkOut = allocate.apply(pks.length);
                  HostBuffer skOut = allocate.apply(sks.length);
@@ -169,6 +174,45 @@ class CudaBackendTest {
         assertTrue(probe instanceof PinnedBuffer, "the CUDA backend's host buffers are page-locked");
         probe.close();
         new Case(p, 5 * SLOT_TASKS + 3, 0x5EED_0006L + p.ordinal()).checkOnGpuInHostBuffers(gpu::allocateHost);
+    }
+
+    /**
+     * With {@code publish} off, signing on pinned buffers downloads its signatures and statuses
+     * after each launch instead of taking them from the kernels' writes into host memory: the same
+     * results, and a bad key (one of the batch's chunks) fails alone with its record cleared.
+     */
+    @Test
+    void unpublishedSigningOnPinnedBuffersDownloadsTheSameSignatures() {
+        CudaConfig downloading = new CudaConfig(3, SLOT_TASKS, 8, 2, Duration.ofSeconds(30), CudaConfig.Sync.ADAPTIVE,
+                false, false);
+        CudaBackend fresh = GpuTests.openOrSkip(downloading);
+        try {
+            for (ParameterSet p : List.of(ParameterSet.ML_DSA_44, ParameterSet.DILITHIUM5)) {
+                new Case(p, 3 * SLOT_TASKS + 7, 0x5EED_0013L + p.ordinal()).checkInHostBuffers(fresh, fresh::allocateHost);
+                Case c = new Case(p, 2 * SLOT_TASKS + 5, 0x5EED_0014L + p.ordinal());
+                byte[] sks = c.sks.clone();
+                int bad = SLOT_TASKS + 1;
+                sks[bad * p.privateKeyBytes() + 2 * ParameterSet.SEED_BYTES + p.trBytes()] = (byte) 0xFF;
+                int s = p.signatureBytes();
+                try (HostBuffer skIn = HostBufferFixtures.filled(fresh::allocateHost, sks);
+                     HostBuffer musIn = HostBufferFixtures.filled(fresh::allocateHost, c.mus);
+                     HostBuffer rndsIn = HostBufferFixtures.filled(fresh::allocateHost, c.rnds);
+                     HostBuffer sigOut = fresh.allocateHost(c.sigs.length)) {
+                    byte[] status = new byte[c.n];
+                    fresh.sign(p, c.n, skIn, musIn, rndsIn, sigOut, status, null);
+                    byte[] sig = HostBufferFixtures.contents(sigOut);
+                    for (int i = 0; i < c.n; i++) {
+                        assertEquals(i == bad ? TaskStatus.INVALID_KEY : TaskStatus.OK, status[i], "status of task " + i);
+                        assertArrayEquals(i == bad ? new byte[s] : record(c.sigs, i, s), record(sig, i, s),
+                                "signature record " + i);
+                    }
+                }
+            }
+            assertEquals(0, fresh.metrics().getEarlyTaskCount());
+            assertTrue(fresh.healthy());
+        } finally {
+            fresh.close();
+        }
     }
 
     /**

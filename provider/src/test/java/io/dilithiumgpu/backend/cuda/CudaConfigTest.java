@@ -79,6 +79,23 @@ class CudaConfigTest {
     }
 
     @Test
+    void signaturesArePublishedUnlessItsPropertyTurnsThatOff() {
+        assertTrue(CudaConfig.defaults().publish());
+        assertTrue(new CudaConfig(1, 1, 1, 1, Duration.ZERO, CudaConfig.Sync.AUTO, true).publish());
+        try {
+            System.setProperty(CudaConfig.PREFIX + "publish", "false");
+            CudaConfig c = CudaConfig.fromSystemProperties();
+            assertFalse(c.publish());
+            assertFalse(c.help());
+            System.setProperty(CudaConfig.PREFIX + "publish", "0");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, CudaConfig::fromSystemProperties);
+            assertTrue(e.getMessage().contains("dilithiumgpu.cuda.publish must be true or false"), e.getMessage());
+        } finally {
+            System.clearProperty(CudaConfig.PREFIX + "publish");
+        }
+    }
+
+    @Test
     void rejectsUnusableSizes() {
         Duration d = Duration.ofSeconds(1);
         assertThrows(IllegalArgumentException.class, () -> new CudaConfig(0, 1, 1, 1, d));
