@@ -13,7 +13,9 @@
  * lanes. The first block is drawn with ExpandA, whose K L streams leave lanes of their last pass
  * idle: it holds FIRST iterations, as many as fill those lanes (ML-DSA-44: 16 streams of A^ and 4
  * iterations of 4 make one pass, where A^ and 8 iterations took two, and a task needs 4.25
- * iterations on average), or CANDIDATES where not even one fits. A key that has not produced a signature after MAX_ITERATIONS iterations
+ * iterations on average). Where A^ alone takes more than one pass (levels 3 and 5), or not even
+ * one iteration fits, it holds CANDIDATES (ML-DSA-87 with one iteration measured 4 % slower on
+ * an H100). A key that has not produced a signature after MAX_ITERATIONS iterations
  * (probability below 2^-300 for a well-formed key) gets ABI_STATUS_INVALID_KEY, so that a
  * crafted key cannot hold the GPU forever.
  *
@@ -64,7 +66,7 @@ struct SignTask {
     static constexpr int CANDIDATES = 32 / P::L;
     /** Lanes of ExpandA's last pass that its streams leave idle, in iterations of L streams. */
     static constexpr int FIRST_FIT = ((P::K * P::L + 31) / 32 * 32 - P::K * P::L) / P::L;
-    static constexpr int FIRST = DG_SIGN_FIRST_FULL || FIRST_FIT < 1 ? CANDIDATES
+    static constexpr int FIRST = DG_SIGN_FIRST_FULL || P::K * P::L >= 32 || FIRST_FIT < 1 ? CANDIDATES
                                  : FIRST_FIT < CANDIDATES ? FIRST_FIT : CANDIDATES;
     static constexpr int MAX_ITERATIONS = 1000;
     /** The status follows the signature at system scope (schedule.cuh): hosts take each task as it ends. */
@@ -89,7 +91,7 @@ struct SignTask {
     static constexpr bool HELPS = DG_SIGN_HELPERS != 0;
     /** Blocks of one task tried at once, the owner's included: helpers beyond it only load the GPU. */
     static constexpr int MAX_PENDING = 3;
-    static constexpr int WS_RECORD = WS_SIG + (HELPS ? (P::SIG_BYTES + 15) / 16 * 4 : 0);
+    static constexpr int WS_RECORD = WS_SIG + (P::SIG_BYTES + 15) / 16 * 4;
     static constexpr int WS_WORDS = WS_RECORD + (HELPS ? (int)sizeof(HelpRecord) / 4 : 0);
     static_assert(BLOCKS < (int)CLAIM_NEXT_MASK && (MAX_ITERATIONS + CANDIDATES) < (NO_KAPPA >> KAPPA_SHIFT),
                   "block numbers and kappa fit the claim word and best");
@@ -186,7 +188,10 @@ struct SignTask {
             if (HELPS && b > 0 && help::gate_open(crew.gate)) return closed(rec, run_opened(b, rec, sh, ws, zt, crew, sig));
             DG_NO_UNROLL
             for (int c = 0; c < block_size(b); ++c) {
-                if (attempt(ws + WS_Y + c * P::L * N, sig, sh, ws, ws, zt)) return closed(rec, ABI_STATUS_OK);
+                if (attempt(ws + WS_Y + c * P::L * N, staged(ws), sh, ws, ws, zt)) {
+                    copy_out(staged(ws), sig);
+                    return closed(rec, ABI_STATUS_OK);
+                }
             }
         }
         return closed(rec, ABI_STATUS_INVALID_KEY);
@@ -226,6 +231,18 @@ struct SignTask {
 
     /** The record of the workspace slice `slice`. */
     static DG_HD HelpRecord* record_of(int32_t* slice) { return reinterpret_cast<HelpRecord*>(slice + WS_RECORD); }
+
+    /**
+     * Copies a staged signature to the task's output, each store of the warp 32 consecutive bytes.
+     * The output may be host memory mapped into the device (published signing, StreamSlot), where
+     * every partly written sector costs a PCIe transaction of its own: the signature is built in
+     * the workspace (an attempt packs z and the hints with scattered byte stores, and rejected
+     * attempts leave partial z) and leaves it once, whole.
+     */
+    static DG_HD void copy_out(const uint8_t* from, uint8_t* sig) {
+        warp::sync();  // every lane's stores of the staged signature come first
+        for (int i = (int)warp::lane(); i < P::SIG_BYTES; i += 32) sig[i] = help::load(&from[i]);
+    }
 
     /** The staged signature in a workspace slice. */
     static DG_HD uint8_t* staged(int32_t* slice) { return reinterpret_cast<uint8_t*>(slice + WS_SIG); }
@@ -332,8 +349,7 @@ struct SignTask {
         help::publish_fence();
         uint8_t status = ABI_STATUS_INVALID_KEY;
         if (best != NO_KAPPA) {
-            const uint8_t* from = staged(crew.slice(best & WORKER_MASK));
-            for (int i = (int)warp::lane(); i < P::SIG_BYTES; i += 32) sig[i] = help::load(&from[i]);
+            copy_out(staged(crew.slice(best & WORKER_MASK)), sig);
             status = ABI_STATUS_OK;
         }
         help::fence_system();  // the signature reaches the host before the owner's status
