@@ -64,10 +64,9 @@ namespace dg {
 template <class P>
 struct SignTask {
     static constexpr int CANDIDATES = 32 / P::L;
-    /** Lanes of ExpandA's last pass that its streams leave idle, in iterations of L streams. */
-    static constexpr int FIRST_FIT = ((P::K * P::L + 31) / 32 * 32 - P::K * P::L) / P::L;
-    static constexpr int FIRST = DG_SIGN_FIRST_FULL || P::K * P::L >= 32 || FIRST_FIT < 1 ? CANDIDATES
-                                 : FIRST_FIT < CANDIDATES ? FIRST_FIT : CANDIDATES;
+    /** Iterations of L streams that fit the lanes ExpandA leaves idle in its one pass (0: none, or more passes). */
+    static constexpr int FIRST_FIT = P::K * P::L < 32 ? (32 - P::K * P::L) / P::L : 0;
+    static constexpr int FIRST = DG_SIGN_FIRST_FULL || FIRST_FIT < 1 ? CANDIDATES : FIRST_FIT;
     static constexpr int MAX_ITERATIONS = 1000;
     /** The status follows the signature at system scope (schedule.cuh): hosts take each task as it ends. */
     static constexpr bool STATUS_PUBLISHES = true;
@@ -214,17 +213,27 @@ struct SignTask {
             if (b < 0) break;
             draw(b, false, sh, ws);
         }
+        return (uint8_t)await_outcome(rec, gen);  // the generation is this warp's to end
+    }
+
+    /**
+     * Waits until the outcome of generation gen of the record's task is written and returns its
+     * status, or -1 once the owner has started a later generation (which only a helper can see).
+     */
+    static DG_HD int await_outcome(HelpRecord* rec, uint32_t gen) {
+        constexpr int WAITING = -2;
         DG_NO_UNROLL
         for (;;) {
             const int d = help::lane0([&] {
                 const uint64_t done = help::load(&rec->done);
                 if ((uint32_t)(done >> 8) == gen) return (int)(done & 0xFF);
+                if (claim_gen(help::load(&rec->claim)) != gen) return -1;
                 help::pause();
-                return -1;
+                return WAITING;
             });
-            if (d >= 0) {
+            if (d != WAITING) {
                 help::publish_fence();
-                return (uint8_t)d;
+                return d;
             }
         }
     }
@@ -308,8 +317,8 @@ struct SignTask {
     }
 
     /**
-     * Tries the drawn y of block b in order, writing the signature to `out`, until one is
-     * accepted or, for a task open to helpers (rec not null), a smaller kappa has been. Returns
+     * Tries the drawn y of block b of the record's task in order, writing the signature to `out`,
+     * until one is accepted or a smaller kappa has been. Returns
      * (kappa << KAPPA_SHIFT) | worker of the accepted kappa, or NO_KAPPA.
      */
     static DG_HD int32_t try_block(int b, HelpRecord* rec, uint8_t* out, WarpShared& sh, const int32_t* keys,
@@ -317,7 +326,7 @@ struct SignTask {
         DG_NO_UNROLL
         for (int c = 0; c < block_size(b); ++c) {
             const int kappa = block_base(b) + c;
-            if (rec != nullptr && (help::lane0([&] { return help::load(&rec->best); }) >> KAPPA_SHIFT) < kappa) break;
+            if ((help::lane0([&] { return help::load(&rec->best); }) >> KAPPA_SHIFT) < kappa) break;
             if (attempt(own + WS_Y + c * P::L * N, out, sh, keys, own, zt)) return (kappa << KAPPA_SHIFT) | crew.me;
         }
         return NO_KAPPA;
@@ -372,6 +381,13 @@ struct SignTask {
         int from = crew.me + 1;
         // Polls for an open task back off from 2 to 128 µs: a scan reads a word of every worker.
         uint32_t backoff = 2000;
+        auto back_off = [&] {
+            help::lane0([&] {
+                help::pause(backoff);
+                return 0;
+            });
+            backoff = backoff < 128000 ? 2 * backoff : backoff;
+        };
         help::GatePoller gate{crew.gate};
         DG_NO_UNROLL
         for (;;) {
@@ -394,11 +410,7 @@ struct SignTask {
             }
             if (target < 0) {
                 if (!holding) return;
-                help::lane0([&] {
-                    help::pause(backoff);
-                    return 0;
-                });
-                backoff = backoff < 128000 ? 2 * backoff : backoff;
+                back_off();
                 continue;
             }
             HelpRecord* rec = record_of(crew.slice(target));
@@ -417,30 +429,16 @@ struct SignTask {
                 draw(b, false, sh, ws);
                 const int32_t code = try_block(b, rec, staged(ws), sh, crew.slice(target), ws, zt, crew);
                 finish_block(rec, gen, code, crew, a.sigs + (size_t)task * P::SIG_BYTES);
-                if (code != NO_KAPPA) {
-                    // This warp's staged signature may be the outcome: it stays untouched until
-                    // the outcome is written (or the owner has moved on to its next task).
-                    while (help::lane0([&] {
-                        if ((uint32_t)(help::load(&rec->done) >> 8) == gen) return 0;
-                        if (claim_gen(help::load(&rec->claim)) != gen) return 0;
-                        help::pause();
-                        return 1;
-                    }) != 0) {
-                    }
-                    help::publish_fence();
-                }
+                // This warp's staged signature may be the outcome: it stays untouched until the
+                // outcome is written (or the owner has moved on to its next task).
+                if (code != NO_KAPPA) await_outcome(rec, gen);
                 if (!gate.open()) return;
             }
             from = target + 1;
-            if (!helped) {
-                // Taken by others meanwhile: back off as after an empty scan.
-                help::lane0([&] {
-                    help::pause(backoff);
-                    return 0;
-                });
-                backoff = backoff < 128000 ? 2 * backoff : backoff;
-            } else {
+            if (helped) {
                 backoff = 2000;
+            } else {
+                back_off();  // taken by others meanwhile: as after an empty scan
             }
         }
     }
