@@ -13,6 +13,8 @@
  * Prints one line per entry point: median ms, ops/s, and the launch configuration.
  * DG_HELP=1 counts every launch in mapped host memory for the kernels' help gate (help.cuh), as
  * the provider does with dilithiumgpu.cuda.help=true: idle signing warps then help at the end.
+ * DG_H2H=up|ud|sp|sd|mp|md adds a host-to-host line after each signing line (bench_sign_h2h).
+ * DG_GATE=1 holds every launch of a run until all are issued (time_runs).
  */
 #include <algorithm>
 #include <cstdio>
@@ -121,9 +123,19 @@ void free_slots(std::vector<Slot>& slots) {
     }
 }
 
+/** DG_GATE=1: every stream's launch waits for one gate, opened once all are issued (time_runs). */
+bool g_gate = false;
+
+__global__ void hold_gate(long long nanos) {
+    const long long start = clock64();
+    const long long cycles = nanos * 2;  // ample at any clock below 2 GHz; only a delay
+    while (clock64() - start < cycles) __nanosleep(1000);
+}
+
 /**
  * Times `launch(slot, first, count)` over the batch split across the streams; returns the median
- * milliseconds of g_runs runs after 2 warm-ups.
+ * milliseconds of g_runs runs after 2 warm-ups. With DG_GATE=1 the launches are held until all
+ * are issued and then become runnable at one moment, from which the time is taken.
  */
 template <class Launch>
 double time_runs(const Cfg& c, int n, Launch launch) {
@@ -132,13 +144,24 @@ double time_runs(const Cfg& c, int n, Launch launch) {
     cudaEvent_t t0, t1;
     CHECK_CUDA(cudaEventCreate(&t0));
     CHECK_CUDA(cudaEventCreate(&t1));
+    cudaStream_t gate;
+    cudaEvent_t open;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&gate, cudaStreamNonBlocking));
+    CHECK_CUDA(cudaEventCreateWithFlags(&open, cudaEventDisableTiming));
     std::vector<float> ms;
     for (int r = 0; r < g_runs + 2; ++r) {
         CHECK_CUDA(cudaDeviceSynchronize());
-        CHECK_CUDA(cudaEventRecord(t0));
+        if (g_gate) {
+            hold_gate<<<1, 1, 0, gate>>>(1000000);
+            CHECK_CUDA(cudaEventRecord(t0, gate));
+            CHECK_CUDA(cudaEventRecord(open, gate));
+        } else {
+            CHECK_CUDA(cudaEventRecord(t0));
+        }
         for (int s = 0; s < g_streams; ++s) {
             const int first = s * per, count = std::min(per, n - first);
             if (count <= 0) continue;
+            if (g_gate) CHECK_CUDA(cudaStreamWaitEvent(slots[s].stream, open, 0));
             CHECK_CUDA(cudaMemsetAsync(slots[s].scratch, 0, ABI_SCRATCH_WORDS * 4, slots[s].stream));
             if (g_launched != nullptr) __atomic_fetch_add(g_launched, 1u, __ATOMIC_SEQ_CST);
             launch(slots[s], first, count);
@@ -152,6 +175,8 @@ double time_runs(const Cfg& c, int n, Launch launch) {
         if (r >= 2) ms.push_back(m);
     }
     free_slots(slots);
+    CHECK_CUDA(cudaEventDestroy(open));
+    CHECK_CUDA(cudaStreamDestroy(gate));
     CHECK_CUDA(cudaEventDestroy(t0));
     CHECK_CUDA(cudaEventDestroy(t1));
     std::sort(ms.begin(), ms.end());
@@ -180,6 +205,87 @@ bool selected(const std::string& entry) {
 typedef void (*KeygenFn)(const uint8_t*, uint8_t*, uint8_t*, uint8_t*, int, uint32_t*, uint8_t*);
 typedef void (*SignFn)(const uint8_t*, const uint8_t*, const uint8_t*, uint8_t*, uint8_t*, int, uint32_t*, uint8_t*);
 typedef void (*VerifyFn)(const uint8_t*, const uint8_t*, const uint8_t*, uint8_t*, int, uint32_t*, uint8_t*);
+
+/*
+ * Signing host to host (DG_H2H=<inputs><outputs>, e.g. "up"), the provider's bulk path without
+ * Java: the keys, mus and rnds start in page-locked host memory; inputs 'u' are uploaded per
+ * stream before its launch (as StreamSlot.uploadDirect does), 's' likewise but every stream's
+ * copies go through one upload stream in launch order, each launch waiting for its own copies'
+ * event, 'm' are read by the kernels through their mapped addresses; outputs 'p' are written by the kernels straight into mapped page-locked
+ * memory (published, the provider's default), 'd' into device memory and downloaded after the
+ * launch. The time is the events' around the copies and launches of every stream, so that it
+ * compares with the device-to-device line above it and with the throughput CLI's figure.
+ */
+const char* g_h2h = nullptr;
+
+template <class P>
+void bench_sign_h2h(const char* entry, SignFn sg, const Cfg& cs, int n, uint8_t* sks, const uint8_t* mus,
+                    const uint8_t* rnds) {
+    const bool mapped_in = g_h2h[0] == 'm', serial = g_h2h[0] == 's', publish = g_h2h[1] == 'p';
+    cudaStream_t upload;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&upload, cudaStreamNonBlocking));
+    std::vector<cudaEvent_t> uploaded(g_streams);
+    for (auto& e : uploaded) CHECK_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    int launch_index = 0;
+    const size_t sk_b = (size_t)n * P::SK_BYTES, mu_b = (size_t)n * dg::CRH_BYTES, rnd_b = (size_t)n * P::RND_BYTES;
+    const size_t sig_b = (size_t)n * P::SIG_BYTES;
+    uint8_t *h_sk, *h_mu, *h_rnd, *h_sig, *h_status;
+    CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&h_sk), sk_b, cudaHostAllocMapped));
+    CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&h_mu), mu_b, cudaHostAllocMapped));
+    CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&h_rnd), rnd_b, cudaHostAllocMapped));
+    CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&h_sig), sig_b, cudaHostAllocMapped));
+    CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&h_status), n, cudaHostAllocMapped));
+    CHECK_CUDA(cudaMemcpy(h_sk, sks, sk_b, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(h_mu, mus, mu_b, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(h_rnd, rnds, rnd_b, cudaMemcpyDeviceToHost));
+    uint8_t *m_sk, *m_mu, *m_rnd, *m_sig, *m_status;
+    CHECK_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&m_sk), h_sk, 0));
+    CHECK_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&m_mu), h_mu, 0));
+    CHECK_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&m_rnd), h_rnd, 0));
+    CHECK_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&m_sig), h_sig, 0));
+    CHECK_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&m_status), h_status, 0));
+    uint8_t *d_mu, *d_rnd, *d_sig = device_alloc(sig_b), *d_status = device_alloc(n);
+    CHECK_CUDA(cudaMalloc(&d_mu, mu_b));
+    CHECK_CUDA(cudaMalloc(&d_rnd, rnd_b));
+    uint8_t* d_sk = sks;  // re-uploaded from its host copy: the same bytes
+    const double ms = time_runs(cs, n, [&](Slot& s, int first, int count) {
+        std::memset(h_status + first, 0xFF, count);  // so that every status counted was written by this run
+        const uint8_t *sk = m_sk, *mu = m_mu, *rnd = m_rnd;
+        if (!mapped_in) {
+            cudaStream_t copies = serial ? upload : s.stream;
+            CHECK_CUDA(cudaMemcpyAsync(d_sk + (size_t)first * P::SK_BYTES, h_sk + (size_t)first * P::SK_BYTES,
+                                       (size_t)count * P::SK_BYTES, cudaMemcpyHostToDevice, copies));
+            CHECK_CUDA(cudaMemcpyAsync(d_mu + (size_t)first * dg::CRH_BYTES, h_mu + (size_t)first * dg::CRH_BYTES,
+                                       (size_t)count * dg::CRH_BYTES, cudaMemcpyHostToDevice, copies));
+            CHECK_CUDA(cudaMemcpyAsync(d_rnd + (size_t)first * P::RND_BYTES, h_rnd + (size_t)first * P::RND_BYTES,
+                                       (size_t)count * P::RND_BYTES, cudaMemcpyHostToDevice, copies));
+            if (serial) {
+                cudaEvent_t e = uploaded[launch_index++ % g_streams];
+                CHECK_CUDA(cudaEventRecord(e, upload));
+                CHECK_CUDA(cudaStreamWaitEvent(s.stream, e, 0));
+            }
+            sk = d_sk;
+            mu = d_mu;
+            rnd = d_rnd;
+        }
+        uint8_t* sig = publish ? m_sig : d_sig;
+        uint8_t* st = publish ? m_status : d_status;
+        sg<<<grid_for(cs, count), cs.threads, cs.smem, s.stream>>>(
+            sk + (size_t)first * P::SK_BYTES, mu + (size_t)first * dg::CRH_BYTES, rnd + (size_t)first * P::RND_BYTES,
+            sig + (size_t)first * P::SIG_BYTES, st + first, count, s.scratch, s.workspace);
+        if (!publish) {
+            CHECK_CUDA(cudaMemcpyAsync(h_sig + (size_t)first * P::SIG_BYTES, d_sig + (size_t)first * P::SIG_BYTES,
+                                       (size_t)count * P::SIG_BYTES, cudaMemcpyDeviceToHost, s.stream));
+            CHECK_CUDA(cudaMemcpyAsync(h_status + first, d_status + first, count, cudaMemcpyDeviceToHost, s.stream));
+        }
+    });
+    const int ok = (int)std::count(h_status, h_status + n, (uint8_t)ABI_STATUS_OK);
+    report((std::string(entry) + " h2h " + g_h2h).c_str(), cs, n, ms, ok);
+    for (uint8_t* p : {h_sk, h_mu, h_rnd, h_sig, h_status}) CHECK_CUDA(cudaFreeHost(p));
+    for (uint8_t* p : {d_mu, d_rnd, d_sig, d_status}) CHECK_CUDA(cudaFree(p));
+    for (auto& e : uploaded) CHECK_CUDA(cudaEventDestroy(e));
+    CHECK_CUDA(cudaStreamDestroy(upload));
+}
 
 template <class P>
 void bench_set(const char* tag, KeygenFn kg, const Cfg& ck, SignFn sg, const Cfg& cs, VerifyFn vf, const Cfg& cv,
@@ -219,6 +325,7 @@ void bench_set(const char* tag, KeygenFn kg, const Cfg& ck, SignFn sg, const Cfg
                 sigs + (size_t)first * P::SIG_BYTES, status + first, count, s.scratch, s.workspace);
         });
         if (selected("sign_" + t)) report(("sign_" + t).c_str(), cs, n, ms, count_ok(status, n));
+        if (selected("sign_" + t) && g_h2h != nullptr) bench_sign_h2h<P>(("sign_" + t).c_str(), sg, cs, n, sks, mus, rnds);
     }
     if (selected("verify_" + t)) {
         ms = time_runs(cv, n, [&](Slot& s, int first, int count) {
@@ -240,6 +347,13 @@ int main(int argc, char** argv) {
     g_streams = argc > 4 ? std::max(1, std::atoi(argv[4])) : 1;
     if (const char* share = std::getenv("DG_GRID_SHARE")) g_grid_share = std::max(1, std::atoi(share));
     if (g_filter == "all") g_filter.clear();
+    g_h2h = std::getenv("DG_H2H");
+    g_gate = std::getenv("DG_GATE") != nullptr && std::atoi(std::getenv("DG_GATE")) != 0;
+    if (g_h2h != nullptr && (std::strlen(g_h2h) != 2 || std::strchr("usm", g_h2h[0]) == nullptr
+                             || std::strchr("pd", g_h2h[1]) == nullptr)) {
+        std::fprintf(stderr, "DG_H2H must be one of up, ud, sp, sd, mp, md\n");
+        return 2;
+    }
     const bool help = std::getenv("DG_HELP") != nullptr && std::atoi(std::getenv("DG_HELP")) != 0;
     if (help) enable_help();
     cudaDeviceProp prop;

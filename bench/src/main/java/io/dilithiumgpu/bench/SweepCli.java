@@ -207,9 +207,7 @@ public final class SweepCli implements Subcommand {
         if (streams == CONFIGURED_STREAMS) {
             return Backends.cuda(configured);
         }
-        return Backends.cuda(new CudaConfig(streams, configured.slotTasks(), configured.minChunkTasks(),
-                configured.copyThreads(), configured.retryAfter(), configured.sync(), configured.help(),
-                configured.publish()));
+        return Backends.cuda(configured.withStreamsPerDevice(streams));
     }
 
     private static void sweep(Backend backend, String label, int streams, Plan plan, List<Point> points,

@@ -31,9 +31,14 @@ import jcuda.driver.CUctx_flags;
  *                         as each task ends, instead of downloading them after the launch: a
  *                         batch's last chunk then ends with its last task, not with a copy. Calls
  *                         with a {@code TaskListener} always publish
+ * @param orderedUploads   whether every slot's input copies go through one upload stream per
+ *                         device, a chunk's after another's, each launch waiting for its own
+ *                         copies only ({@link UploadLane}); otherwise each slot copies on its own
+ *                         stream, and the chunks of a batch share the link, so that its first
+ *                         launch waits for nearly all of the batch's inputs
  */
 public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks, int copyThreads,
-                         Duration retryAfter, Sync sync, boolean help, boolean publish) {
+                         Duration retryAfter, Sync sync, boolean help, boolean publish, boolean orderedUploads) {
 
     /**
      * How the host threads that wait for a stream wait: the scheduling flag of each device's
@@ -100,6 +105,18 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
         this(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, sync, help, true);
     }
 
+    /** A configuration whose uploads are ordered ({@link #orderedUploads}). */
+    public CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks, int copyThreads, Duration retryAfter,
+                      Sync sync, boolean help, boolean publish) {
+        this(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, sync, help, publish, true);
+    }
+
+    /** This configuration with {@code streams} slots per device. */
+    public CudaConfig withStreamsPerDevice(int streams) {
+        return new CudaConfig(streams, slotTasks, minChunkTasks, copyThreads, retryAfter, sync, help, publish,
+                orderedUploads);
+    }
+
     /** System property prefix: {@code dilithiumgpu.cuda.streams}, {@code .slotTasks}, .... */
     public static final String PREFIX = "dilithiumgpu.cuda.";
 
@@ -138,7 +155,8 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
      * The defaults, overridden by the system properties {@code dilithiumgpu.cuda.streams},
      * {@code .slotTasks}, {@code .minChunkTasks}, {@code .copyThreads}, {@code .retryMillis},
      * {@code .sync} ({@code adaptive}, {@code auto}, {@code spin}, {@code yield}, {@code blocking} or
-     * {@code nap}), {@code .help} and {@code .publish} ({@code true} or {@code false}).
+     * {@code nap}), {@code .help}, {@code .publish} and {@code .orderedUploads} ({@code true} or
+     * {@code false}).
      *
      * @throws IllegalArgumentException when a property is not a number or out of range
      */
@@ -152,7 +170,8 @@ public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks,
                 Duration.ofMillis(intProperty("retryMillis", (int) d.retryAfter().toMillis())),
                 syncProperty(d.sync()),
                 booleanProperty("help", d.help()),
-                booleanProperty("publish", d.publish()));
+                booleanProperty("publish", d.publish()),
+                booleanProperty("orderedUploads", d.orderedUploads()));
     }
 
     private static boolean booleanProperty(String name, boolean fallback) {

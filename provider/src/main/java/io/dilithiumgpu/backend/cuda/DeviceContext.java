@@ -33,6 +33,8 @@ final class DeviceContext implements AutoCloseable {
     private CUmodule module;
     /** The launch count of the kernels' help gate; null when helping is off. */
     private LaunchCounter launches;
+    /** The stream every slot's input copies go through; null when each slot uploads on its own stream. */
+    private UploadLane uploads;
     private final Map<ParameterSet, Map<Operation, Kernel>> kernels = new EnumMap<>(ParameterSet.class);
     private boolean closed;
 
@@ -47,13 +49,14 @@ final class DeviceContext implements AutoCloseable {
     /**
      * Sets how device {@code ordinal}'s primary context waits ({@code sync}), retains the context,
      * loads {@code fatbin} into it and resolves every entry point; with {@code help}, attaches a
-     * {@link LaunchCounter} to the module's help gate.
+     * {@link LaunchCounter} to the module's help gate; with {@code orderedUploads}, opens the
+     * {@link UploadLane} its slots' copies go through.
      *
      * @throws CudaLoader.Unavailable when the module or an entry point cannot be used on this device
      * @throws BackendException       on any other CUDA error
      */
-    static DeviceContext open(int ordinal, byte[] fatbin, CudaConfig.Sync sync, boolean help)
-            throws CudaLoader.Unavailable {
+    static DeviceContext open(int ordinal, byte[] fatbin, CudaConfig.Sync sync, boolean help,
+                              boolean orderedUploads) throws CudaLoader.Unavailable {
         CUdevice device = new CUdevice();
         CudaCall.check("cuDeviceGet(" + ordinal + ")", () -> JCudaDriver.cuDeviceGet(device, ordinal));
         int multiprocessors = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
@@ -71,6 +74,9 @@ final class DeviceContext implements AutoCloseable {
             d.bind("opening");
             d.module = CudaLoader.loadModule(fatbin, device);
             d.resolveKernels();
+            if (orderedUploads) {
+                d.uploads = UploadLane.open("device " + ordinal);
+            }
             if (help) {
                 try {
                     d.launches = LaunchCounter.attach(d.module, "device " + ordinal);
@@ -187,6 +193,11 @@ final class DeviceContext implements AutoCloseable {
         }
     }
 
+    /** The lane the slots' input copies go through; null when each slot uploads on its own stream. */
+    UploadLane uploads() {
+        return uploads;
+    }
+
     /** Whether this device's signing warps may help each other (helping on and its gate set up). */
     boolean helps() {
         return launches != null;
@@ -237,6 +248,9 @@ final class DeviceContext implements AutoCloseable {
         closed = true;
         try {
             JCudaDriver.cuCtxSetCurrent(context);
+            if (uploads != null) {
+                uploads.close();
+            }
             if (module != null) {
                 JCudaDriver.cuModuleUnload(module);
             }

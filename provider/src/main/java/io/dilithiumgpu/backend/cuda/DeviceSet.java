@@ -76,6 +76,7 @@ final class DeviceSet implements AutoCloseable {
         this.description = d + "; " + config.streamsPerDevice() + " streams per device, " + config.slotTasks()
                 + " tasks per stream, " + config.sync().name().toLowerCase(java.util.Locale.ROOT) + " waits, "
                 + CudaLoader.connections()
+                + (config.orderedUploads() ? ", inputs uploaded through one stream per device" : "")
                 + (devices.stream().anyMatch(DeviceContext::helps) ? ", idle signing warps help at the end of the work" : "");
         for (ParameterSet p : ParameterSet.values()) {
             Map<Operation, Integer> byOp = new EnumMap<>(Operation.class);
@@ -108,7 +109,7 @@ final class DeviceSet implements AutoCloseable {
         boolean done = false;
         try {
             for (int ordinal = 0; ordinal < count; ordinal++) {
-                devices.add(DeviceContext.open(ordinal, fatbin, config.sync(), config.help()));
+                devices.add(DeviceContext.open(ordinal, fatbin, config.sync(), config.help(), config.orderedUploads()));
             }
             int[] fit = new int[devices.size()];
             for (int d = 0; d < fit.length; d++) {

@@ -27,7 +27,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * and reused by every launch; the slot's worker thread is its only user.
  *
  * <p>A launch: the caller's records are packed straight into the pinned block, uploaded with one
- * copy, the status bytes set to 0xFF and the scratch words to 0, the kernel launched, the outputs
+ * copy (through the device's {@link UploadLane} where it has one), the status bytes set to 0xFF and the scratch words to 0, the kernel launched, the outputs
  * downloaded with one copy, the stream synchronised, every status checked and the outputs
  * unpacked. Secrets (see {@link BatchLayout}) are wiped from the pinned block, the device block
  * and the workspace in {@code finally}, whatever happened.
@@ -260,7 +260,7 @@ final class StreamSlot implements AutoCloseable {
             CUevent uploadDone = c.sleep ? uploadedSleeping : uploaded;
             CUdeviceptr[] published = direct && c.publish ? mapOutputs(c, layout, where) : null;
             if (direct) {
-                uploadDirect(c, layout, where);
+                uploadDirect(c, layout, uploadDone, where);
             } else {
                 pack(c, layout);
                 packed = System.nanoTime();
@@ -357,26 +357,42 @@ final class StreamSlot implements AutoCloseable {
     }
 
     private void upload(BatchLayout layout, CUevent done, String where) {
-        CudaCall.check("cuMemcpyHtoDAsync(" + layout.inputBytes() + " bytes, " + where + ")",
-                () -> JCudaDriver.cuMemcpyHtoDAsync(deviceBlock, hostBlock, layout.inputBytes(), stream));
-        CudaCall.check("cuEventRecord(upload, " + where + ")", () -> JCudaDriver.cuEventRecord(done, stream));
+        submitCopies(on -> CudaCall.check("cuMemcpyHtoDAsync(" + layout.inputBytes() + " bytes, " + where + ")",
+                () -> JCudaDriver.cuMemcpyHtoDAsync(deviceBlock, hostBlock, layout.inputBytes(), on)), done, where);
         resetStatusAndScratch(layout, where);
     }
 
     /** Uploads each input region of a chunk on {@link PinnedBuffer}s straight from the caller's memory. */
-    private void uploadDirect(Chunk c, BatchLayout layout, String where) {
+    private void uploadDirect(Chunk c, BatchLayout layout, CUevent done, String where) {
         List<BatchLayout.Region> regions = layout.regions();
-        for (int r = 0; r < regions.size(); r++) {
-            BatchLayout.Region region = regions.get(r);
-            if (region.input()) {
-                long bytes = region.bytes(c.count);
-                Pointer from = c.pinned[r].withByteOffset((long) c.first * region.recordBytes());
-                CudaCall.check("cuMemcpyHtoDAsync(" + region.name() + ", " + bytes + " bytes, " + where + ")",
-                        () -> JCudaDriver.cuMemcpyHtoDAsync(deviceBlock.withByteOffset(region.offset()), from, bytes,
-                                stream));
+        submitCopies(on -> {
+            for (int r = 0; r < regions.size(); r++) {
+                BatchLayout.Region region = regions.get(r);
+                if (region.input()) {
+                    long bytes = region.bytes(c.count);
+                    Pointer from = c.pinned[r].withByteOffset((long) c.first * region.recordBytes());
+                    CudaCall.check("cuMemcpyHtoDAsync(" + region.name() + ", " + bytes + " bytes, " + where + ")",
+                            () -> JCudaDriver.cuMemcpyHtoDAsync(deviceBlock.withByteOffset(region.offset()), from,
+                                    bytes, on));
+                }
             }
-        }
+        }, done, where);
         resetStatusAndScratch(layout, where);
+    }
+
+    /**
+     * Submits a chunk's input copies through the device's {@link UploadLane}, this slot's stream
+     * waiting for them, or on that stream where the device has no lane; {@code done} is recorded
+     * after them either way.
+     */
+    private void submitCopies(UploadLane.Copies copies, CUevent done, String where) {
+        UploadLane lane = device.uploads();
+        if (lane != null) {
+            lane.upload(copies, done, stream, where);
+        } else {
+            copies.submit(stream);
+            CudaCall.check("cuEventRecord(upload, " + where + ")", () -> JCudaDriver.cuEventRecord(done, stream));
+        }
     }
 
     private void resetStatusAndScratch(BatchLayout layout, String where) {

@@ -216,6 +216,29 @@ class CudaBackendTest {
     }
 
     /**
+     * With {@code orderedUploads} off, each slot copies its chunk's inputs on its own stream
+     * instead of through the device's upload lane: every operation of a batch split over all
+     * slots, from heap arrays and from pinned buffers, gives the CPU's results.
+     */
+    @Test
+    void uploadsOnEachSlotsOwnStreamGiveTheSameResults() {
+        CudaConfig parallel = new CudaConfig(3, SLOT_TASKS, 8, 2, Duration.ofSeconds(30), CudaConfig.Sync.ADAPTIVE,
+                false, true, false);
+        CudaBackend fresh = GpuTests.openOrSkip(parallel);
+        try {
+            assertTrue(gpu.description().contains("uploaded through one stream"), gpu.description());
+            assertFalse(fresh.description().contains("uploaded through"), fresh.description());
+            for (ParameterSet p : List.of(ParameterSet.ML_DSA_44, ParameterSet.DILITHIUM3)) {
+                new Case(p, 3 * SLOT_TASKS + 7, 0x5EED_0015L + p.ordinal()).checkOn(fresh);
+                new Case(p, 3 * SLOT_TASKS + 1, 0x5EED_0016L + p.ordinal()).checkInHostBuffers(fresh, fresh::allocateHost);
+            }
+            assertTrue(fresh.healthy());
+        } finally {
+            fresh.close();
+        }
+    }
+
+    /**
      * The batcher over the GPU keeps its pooled batches in the backend's pinned buffers: many
      * concurrent single requests of every operation, one of them with a key that does not decode,
      * come back as the CPU computes them.

@@ -96,6 +96,23 @@ class CudaConfigTest {
     }
 
     @Test
+    void uploadsAreOrderedUnlessItsPropertyTurnsThatOff() {
+        assertTrue(CudaConfig.defaults().orderedUploads());
+        assertTrue(new CudaConfig(1, 1, 1, 1, Duration.ZERO, CudaConfig.Sync.AUTO, false, false).orderedUploads());
+        try {
+            System.setProperty(CudaConfig.PREFIX + "orderedUploads", "false");
+            CudaConfig c = CudaConfig.fromSystemProperties();
+            assertFalse(c.orderedUploads());
+            assertTrue(c.publish());
+            System.setProperty(CudaConfig.PREFIX + "orderedUploads", "no");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, CudaConfig::fromSystemProperties);
+            assertTrue(e.getMessage().contains("dilithiumgpu.cuda.orderedUploads must be true or false"), e.getMessage());
+        } finally {
+            System.clearProperty(CudaConfig.PREFIX + "orderedUploads");
+        }
+    }
+
+    @Test
     void rejectsUnusableSizes() {
         Duration d = Duration.ofSeconds(1);
         assertThrows(IllegalArgumentException.class, () -> new CudaConfig(0, 1, 1, 1, d));
