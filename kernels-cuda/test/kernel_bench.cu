@@ -14,6 +14,7 @@
  * DG_HELP=1 counts every launch in mapped host memory for the kernels' help gate (help.cuh), as
  * the provider does with dilithiumgpu.cuda.help=true: idle signing warps then help at the end.
  * DG_H2H=up|ud|sp|sd|mp|md adds a host-to-host line after each signing line (bench_sign_h2h).
+ * DG_WIPE=1 adds the provider's wipes of the previous batch to each host-to-host run.
  * DG_GATE=1 holds every launch of a run until all are issued (time_runs).
  */
 #include <algorithm>
@@ -227,6 +228,15 @@ void bench_sign_h2h(const char* entry, SignFn sg, const Cfg& cs, int n, uint8_t*
     std::vector<cudaEvent_t> uploaded(g_streams);
     for (auto& e : uploaded) CHECK_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     int launch_index = 0;
+    // DG_WIPE=1: as each run starts, a stream of its own clears as many bytes as the provider's
+    // wipes of the previous batch do (every launch's workspace and keys), into a buffer of its own.
+    const bool wipe = std::getenv("DG_WIPE") != nullptr && std::atoi(std::getenv("DG_WIPE")) != 0;
+    const int per = (n + g_streams - 1) / g_streams;
+    const size_t wipe_b = wipe ? (size_t)g_streams * std::min<long>(per, (long)grid_for(cs, per) * cs.tasks) * cs.workspace + (size_t)n * P::SK_BYTES : 0;
+    uint8_t* wipe_buf = nullptr;
+    cudaStream_t wiper;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&wiper, cudaStreamNonBlocking));
+    if (wipe) CHECK_CUDA(cudaMalloc(&wipe_buf, wipe_b));
     const size_t sk_b = (size_t)n * P::SK_BYTES, mu_b = (size_t)n * dg::CRH_BYTES, rnd_b = (size_t)n * P::RND_BYTES;
     const size_t sig_b = (size_t)n * P::SIG_BYTES;
     uint8_t *h_sk, *h_mu, *h_rnd, *h_sig, *h_status;
@@ -250,6 +260,7 @@ void bench_sign_h2h(const char* entry, SignFn sg, const Cfg& cs, int n, uint8_t*
     uint8_t* d_sk = sks;  // re-uploaded from its host copy: the same bytes
     const double ms = time_runs(cs, n, [&](Slot& s, int first, int count) {
         std::memset(h_status + first, 0xFF, count);  // so that every status counted was written by this run
+        if (wipe && first == 0) CHECK_CUDA(cudaMemsetAsync(wipe_buf, 0, wipe_b, wiper));
         const uint8_t *sk = m_sk, *mu = m_mu, *rnd = m_rnd;
         if (!mapped_in) {
             cudaStream_t copies = serial ? upload : s.stream;
@@ -280,7 +291,9 @@ void bench_sign_h2h(const char* entry, SignFn sg, const Cfg& cs, int n, uint8_t*
         }
     });
     const int ok = (int)std::count(h_status, h_status + n, (uint8_t)ABI_STATUS_OK);
-    report((std::string(entry) + " h2h " + g_h2h).c_str(), cs, n, ms, ok);
+    report((std::string(entry) + " h2h " + g_h2h + (wipe ? " wipe" : "")).c_str(), cs, n, ms, ok);
+    if (wipe) CHECK_CUDA(cudaFree(wipe_buf));
+    CHECK_CUDA(cudaStreamDestroy(wiper));
     for (uint8_t* p : {h_sk, h_mu, h_rnd, h_sig, h_status}) CHECK_CUDA(cudaFreeHost(p));
     for (uint8_t* p : {d_mu, d_rnd, d_sig, d_status}) CHECK_CUDA(cudaFree(p));
     for (auto& e : uploaded) CHECK_CUDA(cudaEventDestroy(e));

@@ -49,7 +49,8 @@ public interface CudaBackendMXBean {
 
     /**
      * Chunks their caller ran on its own thread, on a slot it found idle, instead of handing them
-     * to the slot's worker: lone verification chunks, as the batcher's batches of single calls are.
+     * to the slot's worker: the chunks of calls of several, and lone verification chunks (as the
+     * batcher's batches of single calls are).
      */
     long getInlineChunkCount();
 }

@@ -239,61 +239,116 @@ final class StreamSlot implements AutoCloseable {
     void execute(Chunk c, CudaStats stats, Runnable outputsReady) {
         busy.lock();
         try {
-            executeHeld(c, stats, outputsReady);
+            finish(launch(c), stats, outputsReady);
         } finally {
             busy.unlock();
         }
     }
 
-    private void executeHeld(Chunk c, CudaStats stats, Runnable outputsReady) {
-        long started = System.nanoTime();
-        Kernel kernel = device.kernel(c.params, c.op);
-        BatchLayout layout = BatchLayout.of(c.params, c.op, c.count);
-        String where = where(kernel.name() + ", tasks " + c.first + ".." + (c.first + c.count - 1));
-        device.bind(where);
-        Throwable failure = null;
-        long packed = started;
-        long computed = started;
-        long unpacked = started;
-        boolean direct = c.pinned != null;
+    /**
+     * A chunk launched on this slot and not yet finished: what {@link #finish} needs of it.
+     * Belongs to the thread that holds the slot.
+     */
+    final class Launch {
+        final Chunk c;
+        final Kernel kernel;
+        final BatchLayout layout;
+        final String where;
+        final boolean direct;
+        final CUevent uploadDone;
+        final long started;
+        /** When the chunk's inputs were in the pinned block (the launch's start, for records in registered memory). */
+        long packed;
+        /** Where a published chunk's kernel writes its outputs; null when they are downloaded. */
+        CUdeviceptr[] published;
+
+        private Launch(Chunk c, long started) {
+            this.c = c;
+            this.started = started;
+            this.packed = started;
+            this.kernel = device.kernel(c.params, c.op);
+            this.layout = BatchLayout.of(c.params, c.op, c.count);
+            this.where = where(kernel.name() + ", tasks " + c.first + ".." + (c.first + c.count - 1));
+            this.direct = c.pinned != null;
+            this.uploadDone = c.sleep ? uploadedSleeping : uploaded;
+        }
+    }
+
+    /**
+     * The first half of {@link #execute}, for a caller that holds the slot ({@link #tryClaim}) and
+     * launches several chunks before it waits for any: uploads chunk {@code c}'s inputs, launches
+     * its kernel and, unless it is published, queues the download of its outputs. On failure the
+     * slot's secrets are wiped before the exception leaves.
+     *
+     * @throws BackendException on a CUDA error
+     */
+    Launch launch(Chunk c) {
+        Launch l = new Launch(c, System.nanoTime());
         try {
-            CUevent uploadDone = c.sleep ? uploadedSleeping : uploaded;
-            CUdeviceptr[] published = direct && c.publish ? mapOutputs(c, layout, where) : null;
-            if (direct) {
-                uploadDirect(c, layout, uploadDone, where);
+            device.bind(l.where);
+            l.published = l.direct && c.publish ? mapOutputs(c, l.layout, l.where) : null;
+            if (l.direct) {
+                uploadDirect(c, l.layout, l.uploadDone, l.where);
             } else {
-                pack(c, layout);
-                packed = System.nanoTime();
-                upload(layout, uploadDone, where);
+                pack(c, l.layout);
+                l.packed = System.nanoTime();
+                upload(l.layout, l.uploadDone, l.where);
             }
-            if (published != null) {
-                fill(host, layout.status().offset(), c.count, UNWRITTEN);
+            if (l.published != null) {
+                fill(host, l.layout.status().offset(), c.count, UNWRITTEN);
             }
-            launch(kernel, layout, published, where);
-            if (published != null) {
-                if (c.early != null) {
-                    CudaCall.check("cuEventRecord(launch ended, " + where + ")",
-                            () -> JCudaDriver.cuEventRecord(launchEnded, stream));
-                    stats.toldEarly(reportAsTasksEnd(c, layout, where));
+            launch(l.kernel, l.layout, l.published, l.where);
+            if (l.published == null) {
+                if (l.direct) {
+                    downloadDirect(c, l.layout, l.where);
+                } else {
+                    download(l.layout, l.where);
                 }
-            } else if (direct) {
-                downloadDirect(c, layout, where);
-            } else {
-                download(layout, where);
             }
-            if (layout.hasSecretInputs() && !direct) {
+            return l;
+        } catch (RuntimeException | Error e) {
+            if (l.layout.hasSecrets()) {
+                wipe(l.layout, l.kernel, l.where, e, c.sleep);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * The second half of {@link #execute}, on the thread that launched {@code l} and still holds
+     * the slot: waits for the stream (telling an early listener of each task as it ends), checks
+     * every status, delivers the outputs, runs {@code outputsReady}, and wipes the slot's secrets
+     * whatever happened.
+     *
+     * @throws BackendException as {@link #execute} does
+     */
+    void finish(Launch l, CudaStats stats, Runnable outputsReady) {
+        Chunk c = l.c;
+        BatchLayout layout = l.layout;
+        String where = l.where;
+        Throwable failure = null;
+        long computed = l.packed;
+        long unpacked = l.packed;
+        try {
+            device.bind(where);
+            if (l.published != null && c.early != null) {
+                CudaCall.check("cuEventRecord(launch ended, " + where + ")",
+                        () -> JCudaDriver.cuEventRecord(launchEnded, stream));
+                stats.toldEarly(reportAsTasksEnd(c, layout, where));
+            }
+            if (layout.hasSecretInputs() && !l.direct) {
                 CudaCall.check("cuEventSynchronize(upload, " + where + ")",
-                        () -> JCudaDriver.cuEventSynchronize(uploadDone));
+                        () -> JCudaDriver.cuEventSynchronize(l.uploadDone));
                 zeroHostRegions(layout, true);
             }
-            nap(c, packed);
+            nap(c, l.packed);
             awaitStream(c.sleep, where);
             computed = System.nanoTime();
             if (naps != null) {
-                naps.record(c.params, c.op, c.count, computed - packed);
+                naps.record(c.params, c.op, c.count, computed - l.packed);
             }
-            checkStatus(c, layout, kernel);
-            if (direct) {
+            checkStatus(c, layout, l.kernel);
+            if (l.direct) {
                 unpackDirect(c, layout);
             } else {
                 unpack(c, layout);
@@ -306,10 +361,10 @@ final class StreamSlot implements AutoCloseable {
         } finally {
             long wipeStart = System.nanoTime();
             if (layout.hasSecrets()) {
-                wipe(layout, kernel, where, failure, c.sleep);
+                wipe(layout, l.kernel, where, failure, c.sleep);
             }
             if (failure == null) {
-                stats.chunkRan(c.count, started - c.queuedNanos, packed - started, computed - packed,
+                stats.chunkRan(c.count, l.started - c.queuedNanos, l.packed - l.started, computed - l.packed,
                         unpacked - computed, System.nanoTime() - wipeStart, c.sleep);
             }
         }

@@ -216,6 +216,28 @@ class CudaBackendTest {
     }
 
     /**
+     * A call of several chunks runs them from the caller's thread on the idle slots it claims,
+     * launching all before it waits for any: on an idle backend no chunk waits for a worker, and
+     * every result is the CPU's.
+     */
+    @Test
+    void theChunksOfABulkCallRunOnTheCallersThread() {
+        CudaBackend fresh = GpuTests.openOrSkip(SMALL);
+        try {
+            int slots = fresh.openDevices().slots().size();
+            Case c = new Case(ParameterSet.ML_DSA_65, 3 * SLOT_TASKS - 5, 0x5EED_0017L);
+            c.checkOn(fresh);
+            c.checkInHostBuffers(fresh, fresh::allocateHost);
+            long chunks = fresh.metrics().getChunkCount();
+            assertEquals(2 * 3 * slots, chunks, "keygen, sign and verify, twice, a chunk per slot");
+            assertEquals(chunks, fresh.metrics().getInlineChunkCount(), "chunks run on the caller's thread");
+            assertTrue(fresh.healthy());
+        } finally {
+            fresh.close();
+        }
+    }
+
+    /**
      * With {@code orderedUploads} off, each slot copies its chunk's inputs on its own stream
      * instead of through the device's upload lane: every operation of a batch split over all
      * slots, from heap arrays and from pinned buffers, gives the CPU's results.
