@@ -14,6 +14,8 @@
  * DG_HELP=1 counts every launch in mapped host memory for the kernels' help gate (help.cuh), as
  * the provider does with dilithiumgpu.cuda.help=true: idle signing warps then help at the end.
  * DG_H2H=up|ud|sp|sd|mp|md adds a host-to-host line after each signing line (bench_sign_h2h).
+ * DG_HOSTMEM=register keeps the host-to-host records in registered rather than cudaHostAlloc memory.
+ * DG_DIRTY=1 has the host write the signature records before each host-to-host run.
  * DG_WIPE=1 adds the provider's wipes of the previous batch to each host-to-host run.
  * DG_GATE=1 holds every launch of a run until all are issued (time_runs).
  */
@@ -135,11 +137,11 @@ __global__ void hold_gate(long long nanos) {
 
 /**
  * Times `launch(slot, first, count)` over the batch split across the streams; returns the median
- * milliseconds of g_runs runs after 2 warm-ups. With DG_GATE=1 the launches are held until all
+ * milliseconds of g_runs runs after 2 warm-ups, each after `prepare()` (untimed). With DG_GATE=1 the launches are held until all
  * are issued and then become runnable at one moment, from which the time is taken.
  */
-template <class Launch>
-double time_runs(const Cfg& c, int n, Launch launch) {
+template <class Launch, class Prepare = void (*)()>
+double time_runs(const Cfg& c, int n, Launch launch, Prepare prepare = [] {}) {
     const int per = (n + g_streams - 1) / g_streams;
     std::vector<Slot> slots = make_slots(c, per);
     cudaEvent_t t0, t1;
@@ -152,6 +154,7 @@ double time_runs(const Cfg& c, int n, Launch launch) {
     std::vector<float> ms;
     for (int r = 0; r < g_runs + 2; ++r) {
         CHECK_CUDA(cudaDeviceSynchronize());
+        prepare();
         if (g_gate) {
             hold_gate<<<1, 1, 0, gate>>>(1000000);
             CHECK_CUDA(cudaEventRecord(t0, gate));
@@ -231,6 +234,7 @@ void bench_sign_h2h(const char* entry, SignFn sg, const Cfg& cs, int n, uint8_t*
     // DG_WIPE=1: as each run starts, a stream of its own clears as many bytes as the provider's
     // wipes of the previous batch do (every launch's workspace and keys), into a buffer of its own.
     const bool wipe = std::getenv("DG_WIPE") != nullptr && std::atoi(std::getenv("DG_WIPE")) != 0;
+    const bool dirty = std::getenv("DG_DIRTY") != nullptr && std::atoi(std::getenv("DG_DIRTY")) != 0;
     const int per = (n + g_streams - 1) / g_streams;
     const size_t wipe_b = wipe ? (size_t)g_streams * std::min<long>(per, (long)grid_for(cs, per) * cs.tasks) * cs.workspace + (size_t)n * P::SK_BYTES : 0;
     uint8_t* wipe_buf = nullptr;
@@ -240,11 +244,24 @@ void bench_sign_h2h(const char* entry, SignFn sg, const Cfg& cs, int n, uint8_t*
     const size_t sk_b = (size_t)n * P::SK_BYTES, mu_b = (size_t)n * dg::CRH_BYTES, rnd_b = (size_t)n * P::RND_BYTES;
     const size_t sig_b = (size_t)n * P::SIG_BYTES;
     uint8_t *h_sk, *h_mu, *h_rnd, *h_sig, *h_status;
-    CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&h_sk), sk_b, cudaHostAllocMapped));
-    CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&h_mu), mu_b, cudaHostAllocMapped));
-    CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&h_rnd), rnd_b, cudaHostAllocMapped));
-    CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&h_sig), sig_b, cudaHostAllocMapped));
-    CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&h_status), n, cudaHostAllocMapped));
+    // DG_HOSTMEM=register: the records in ordinary page-aligned memory page-locked with
+    // cudaHostRegister, as the provider's HostBuffers are (JVM-owned memory, cuMemHostRegister).
+    const bool registered = std::getenv("DG_HOSTMEM") != nullptr && std::string(std::getenv("DG_HOSTMEM")) == "register";
+    auto host_alloc = [&](uint8_t** p, size_t bytes) {
+        if (registered) {
+            const size_t rounded = (bytes + 4095) / 4096 * 4096;
+            *p = static_cast<uint8_t*>(std::aligned_alloc(4096, rounded));
+            std::memset(*p, 0, rounded);
+            CHECK_CUDA(cudaHostRegister(*p, rounded, cudaHostRegisterPortable | cudaHostRegisterMapped));
+        } else {
+            CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(p), bytes, cudaHostAllocMapped));
+        }
+    };
+    host_alloc(&h_sk, sk_b);
+    host_alloc(&h_mu, mu_b);
+    host_alloc(&h_rnd, rnd_b);
+    host_alloc(&h_sig, sig_b);
+    host_alloc(&h_status, n);
     CHECK_CUDA(cudaMemcpy(h_sk, sks, sk_b, cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaMemcpy(h_mu, mus, mu_b, cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaMemcpy(h_rnd, rnds, rnd_b, cudaMemcpyDeviceToHost));
@@ -289,12 +306,24 @@ void bench_sign_h2h(const char* entry, SignFn sg, const Cfg& cs, int n, uint8_t*
                                        (size_t)count * P::SIG_BYTES, cudaMemcpyDeviceToHost, s.stream));
             CHECK_CUDA(cudaMemcpyAsync(h_status + first, d_status + first, count, cudaMemcpyDeviceToHost, s.stream));
         }
+    }, [&] {
+        // DG_DIRTY=1: the host writes every signature record before each run, as the throughput
+        // CLI's check did (its lines then sit dirty in the host's caches when the GPU writes them).
+        if (dirty) std::memset(h_sig, 0, sig_b);
     });
     const int ok = (int)std::count(h_status, h_status + n, (uint8_t)ABI_STATUS_OK);
-    report((std::string(entry) + " h2h " + g_h2h + (wipe ? " wipe" : "")).c_str(), cs, n, ms, ok);
+    report((std::string(entry) + " h2h " + g_h2h + (wipe ? " wipe" : "") + (registered ? " reg" : "") + (dirty ? " dirty" : "")).c_str(), cs, n,
+           ms, ok);
     if (wipe) CHECK_CUDA(cudaFree(wipe_buf));
     CHECK_CUDA(cudaStreamDestroy(wiper));
-    for (uint8_t* p : {h_sk, h_mu, h_rnd, h_sig, h_status}) CHECK_CUDA(cudaFreeHost(p));
+    for (uint8_t* p : {h_sk, h_mu, h_rnd, h_sig, h_status}) {
+        if (registered) {
+            CHECK_CUDA(cudaHostUnregister(p));
+            std::free(p);
+        } else {
+            CHECK_CUDA(cudaFreeHost(p));
+        }
+    }
     for (uint8_t* p : {d_mu, d_rnd, d_sig, d_status}) CHECK_CUDA(cudaFree(p));
     for (auto& e : uploaded) CHECK_CUDA(cudaEventDestroy(e));
     CHECK_CUDA(cudaStreamDestroy(upload));

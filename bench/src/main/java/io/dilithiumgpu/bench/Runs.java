@@ -10,7 +10,7 @@ final class Runs {
 
     /** One batch of work. */
     interface TimedBatch {
-        /** Untimed: resets the outputs, so results of an earlier run cannot pass for this one. */
+        /** Untimed: resets the outputs its check will read, so results of an earlier run cannot pass for this one's. */
         void prepare();
 
         /** Timed: the work itself. */

@@ -1,0 +1,94 @@
+package io.dilithiumgpu.bench;
+
+import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.cpu.CpuBackend;
+import io.dilithiumgpu.core.ParameterSet;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class BatchBenchTest {
+
+    /**
+     * The CPU backend, except that once an operation has run, later calls of it write OK statuses
+     * and leave every output as the last call left it: the stale results a wrong backend could
+     * pass off as a run's own.
+     */
+    private static final class StaleBackend implements Backend {
+        private final CpuBackend cpu = new CpuBackend(2);
+        private final Set<Operation> ran = EnumSet.noneOf(Operation.class);
+
+        private boolean stale(Operation op, byte[] status) {
+            if (ran.add(op)) {
+                return false;
+            }
+            Arrays.fill(status, (byte) 0);
+            return true;
+        }
+
+        @Override
+        public String name() {
+            return "stale";
+        }
+
+        @Override
+        public int preferredBatchSize(ParameterSet params, Operation op) {
+            return cpu.preferredBatchSize(params, op);
+        }
+
+        @Override
+        public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
+                           byte[] status) {
+            if (!stale(Operation.KEYGEN, status)) {
+                cpu.keyGen(params, n, seeds, publicKeys, privateKeys, status);
+            }
+        }
+
+        @Override
+        public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds, byte[] signatures,
+                         byte[] status) {
+            if (!stale(Operation.SIGN, status)) {
+                cpu.sign(params, n, privateKeys, mus, rnds, signatures, status);
+            }
+        }
+
+        @Override
+        public void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
+                           byte[] status) {
+            cpu.verify(params, n, publicKeys, mus, signatures, status);
+        }
+
+        @Override
+        public void close() {
+            cpu.close();
+        }
+    }
+
+    /**
+     * A run that writes nothing fails its check, even though the run before it left correct
+     * outputs in the same arrays or host buffers: prepare clears every record the check reads.
+     */
+    @ParameterizedTest
+    @EnumSource(BatchBench.Memory.class)
+    void aRunThatLeavesTheLastRunsOutputsFailsItsCheck(BatchBench.Memory memory) {
+        OutputCheck check = new OutputCheck(Reference.core());
+        try (Backend backend = new StaleBackend();
+             BatchBench bench = new BatchBench(backend, ParameterSet.ML_DSA_44, 12, check, 3, new SplittableRandom(5),
+                     memory)) {
+            Runs.TimedBatch keyGen = bench.keyGen();
+            assertDoesNotThrow(() -> Runs.once(keyGen));
+            Runs.TimedBatch sign = bench.sign();
+            assertDoesNotThrow(() -> Runs.once(sign));
+            assertThrows(WrongResultException.class, () -> Runs.once(sign));
+            assertThrows(WrongResultException.class, () -> Runs.once(keyGen));
+        }
+    }
+}
