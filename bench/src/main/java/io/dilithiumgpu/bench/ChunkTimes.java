@@ -7,7 +7,7 @@ import io.dilithiumgpu.backend.cuda.CudaBackendMXBean;
 import java.util.Locale;
 
 /** The CUDA backend's chunk stage sums ({@link CudaBackendMXBean}) at one moment, and their growth. */
-record ChunkTimes(long chunks, long tasks, long slotWait, long pack, long gpu, long unpack, long wipe) {
+record ChunkTimes(long chunks, long tasks, long slotWait, long pack, long gpu, long launch, long unpack, long wipe) {
 
     /** The sums of {@code backend} now; null for a backend other than CUDA. */
     static ChunkTimes of(Backend backend) {
@@ -16,7 +16,7 @@ record ChunkTimes(long chunks, long tasks, long slotWait, long pack, long gpu, l
 
     static ChunkTimes of(CudaBackendMXBean m) {
         return new ChunkTimes(m.getChunkCount(), m.getTaskCount(), m.getSlotWaitNanos(), m.getPackNanos(),
-                m.getGpuNanos(), m.getUnpackNanos(), m.getWipeNanos());
+                m.getGpuNanos(), m.getLaunchNanos(), m.getUnpackNanos(), m.getWipeNanos());
     }
 
     /** The growth since {@code earlier}; null when either is null. */
@@ -25,12 +25,13 @@ record ChunkTimes(long chunks, long tasks, long slotWait, long pack, long gpu, l
             return null;
         }
         return new ChunkTimes(chunks - earlier.chunks, tasks - earlier.tasks, slotWait - earlier.slotWait,
-                pack - earlier.pack, gpu - earlier.gpu, unpack - earlier.unpack, wipe - earlier.wipe);
+                pack - earlier.pack, gpu - earlier.gpu, launch - earlier.launch, unpack - earlier.unpack,
+                wipe - earlier.wipe);
     }
 
     ChunkTimes plus(ChunkTimes other) {
         return new ChunkTimes(chunks + other.chunks, tasks + other.tasks, slotWait + other.slotWait,
-                pack + other.pack, gpu + other.gpu, unpack + other.unpack, wipe + other.wipe);
+                pack + other.pack, gpu + other.gpu, launch + other.launch, unpack + other.unpack, wipe + other.wipe);
     }
 
     /** Means per chunk, in µs. */
@@ -40,8 +41,8 @@ record ChunkTimes(long chunks, long tasks, long slotWait, long pack, long gpu, l
             return "no chunks";
         }
         return String.format(Locale.ROOT,
-                "%d chunks of %.0f, per chunk: slot wait %.0f, pack %.0f, gpu %.0f, unpack %.0f, wipe %.0f µs",
-                chunks, (double) tasks / chunks, us(slotWait), us(pack), us(gpu), us(unpack), us(wipe));
+                "%d chunks of %.0f, per chunk: slot wait %.0f, pack %.0f, gpu %.0f (launch %.0f), unpack %.0f, wipe %.0f µs",
+                chunks, (double) tasks / chunks, us(slotWait), us(pack), us(gpu), us(launch), us(unpack), us(wipe));
     }
 
     private double us(long nanos) {

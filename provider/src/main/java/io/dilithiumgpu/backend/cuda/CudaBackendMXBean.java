@@ -28,6 +28,14 @@ public interface CudaBackendMXBean {
     /** Upload, kernel and download, until the stream is synchronized. */
     long getGpuNanos();
 
+    /**
+     * The host's part of {@link #getGpuNanos()} before the kernel runs: submitting a chunk's
+     * uploads, its launch and (unless published) its download to the driver. A call of several
+     * chunks launches them one after another from one thread, so this is how late its last
+     * launch comes.
+     */
+    long getLaunchNanos();
+
     /** Checking the status bytes and copying the outputs into the caller's arrays. */
     long getUnpackNanos();
 

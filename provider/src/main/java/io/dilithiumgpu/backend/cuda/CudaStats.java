@@ -11,6 +11,7 @@ final class CudaStats implements CudaBackendMXBean {
     private final LongAdder slotWait = new LongAdder();
     private final LongAdder pack = new LongAdder();
     private final LongAdder gpu = new LongAdder();
+    private final LongAdder launch = new LongAdder();
     private final LongAdder unpack = new LongAdder();
     private final LongAdder wipe = new LongAdder();
     private final LongAdder slept = new LongAdder();
@@ -22,11 +23,11 @@ final class CudaStats implements CudaBackendMXBean {
     }
 
     /**
-     * One chunk of {@code count} tasks and its stage times in nanoseconds; {@code slept}: its slot
-     * slept while the GPU worked.
+     * One chunk of {@code count} tasks and its stage times in nanoseconds ({@code launchNanos} a
+     * part of {@code gpuNanos}); {@code slept}: its slot slept while the GPU worked.
      */
-    void chunkRan(int count, long slotWaitNanos, long packNanos, long gpuNanos, long unpackNanos, long wipeNanos,
-                  boolean slept) {
+    void chunkRan(int count, long slotWaitNanos, long packNanos, long gpuNanos, long launchNanos, long unpackNanos,
+                  long wipeNanos, boolean slept) {
         if (slept) {
             this.slept.increment();
         }
@@ -35,6 +36,7 @@ final class CudaStats implements CudaBackendMXBean {
         slotWait.add(slotWaitNanos);
         pack.add(packNanos);
         gpu.add(gpuNanos);
+        launch.add(launchNanos);
         unpack.add(unpackNanos);
         wipe.add(wipeNanos);
     }
@@ -92,6 +94,11 @@ final class CudaStats implements CudaBackendMXBean {
     @Override
     public long getGpuNanos() {
         return gpu.sum();
+    }
+
+    @Override
+    public long getLaunchNanos() {
+        return launch.sum();
     }
 
     @Override

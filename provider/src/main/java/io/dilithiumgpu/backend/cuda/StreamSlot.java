@@ -261,6 +261,8 @@ final class StreamSlot implements AutoCloseable {
         long packed;
         /** Where a published chunk's kernel writes its outputs; null when they are downloaded. */
         CUdeviceptr[] published;
+        /** When the chunk's uploads, launch and download had been submitted. */
+        long submitted;
 
         private Launch(Chunk c, long started) {
             this.c = c;
@@ -305,6 +307,7 @@ final class StreamSlot implements AutoCloseable {
                     download(l.layout, l.where);
                 }
             }
+            l.submitted = System.nanoTime();
             return l;
         } catch (RuntimeException | Error e) {
             if (l.layout.hasSecrets()) {
@@ -365,7 +368,7 @@ final class StreamSlot implements AutoCloseable {
             }
             if (failure == null) {
                 stats.chunkRan(c.count, l.started - c.queuedNanos, l.packed - l.started, computed - l.packed,
-                        unpacked - computed, System.nanoTime() - wipeStart, c.sleep);
+                        l.submitted - l.packed, unpacked - computed, System.nanoTime() - wipeStart, c.sleep);
             }
         }
     }

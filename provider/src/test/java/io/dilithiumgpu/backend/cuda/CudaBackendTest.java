@@ -654,6 +654,8 @@ class CudaBackendTest {
             assertEquals(n, m.getTaskCount());
             assertTrue(m.getChunkCount() >= 3, "a batch of " + n + " on slots of " + SLOT_TASKS + ": " + m.getChunkCount());
             assertTrue(m.getGpuNanos() > 0 && m.getPackNanos() > 0 && m.getUnpackNanos() > 0);
+            assertTrue(m.getLaunchNanos() > 0 && m.getLaunchNanos() < m.getGpuNanos(),
+                    "submitting the launches is a part of the GPU time: " + m.getLaunchNanos());
             assertTrue(m.getWipeNanos() > 0, "generated private keys are secret: the device copies are wiped");
             assertTrue(m.getSlotWaitNanos() >= 0);
             assertTrue(m.getDescription().startsWith("device 0 ("), m.getDescription());
