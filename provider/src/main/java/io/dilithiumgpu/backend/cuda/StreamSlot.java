@@ -213,8 +213,8 @@ final class StreamSlot implements AutoCloseable {
 
     /**
      * Claims the slot for the calling thread if nobody uses it, for a caller that runs a chunk
-     * itself ({@link #execute} from the same thread); {@link #unclaim} gives it back. The slot's
-     * worker, should it take a chunk meanwhile, waits.
+     * itself ({@link #launch} and {@link #finish} from the same thread); {@link #unclaim} gives it
+     * back. The slot's worker, should it take a chunk meanwhile, waits.
      */
     boolean tryClaim() {
         return busy.tryLock();
