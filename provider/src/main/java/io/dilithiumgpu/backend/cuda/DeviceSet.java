@@ -199,7 +199,8 @@ final class DeviceSet implements AutoCloseable {
     }
 
     /**
-     * Runs {@code n} tasks of {@code op}: cuts them into chunks, queues them and waits for all.
+     * Runs {@code n} tasks of {@code op}: cuts them into chunks, runs those it finds idle slots for
+     * itself ({@link #runOnCaller}), queues the rest for the slots' workers and waits for all.
      *
      * @param arrays the caller's arrays in {@link BatchLayout} region order, status last
      * @throws BackendException the first chunk failure (the others are suppressed into it)

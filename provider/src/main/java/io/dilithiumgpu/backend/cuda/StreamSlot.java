@@ -27,10 +27,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * and reused by every launch; the slot's worker thread is its only user.
  *
  * <p>A launch: the caller's records are packed straight into the pinned block, uploaded with one
- * copy (through the device's {@link UploadLane} where it has one), the status bytes set to 0xFF and the scratch words to 0, the kernel launched, the outputs
- * downloaded with one copy, the stream synchronised, every status checked and the outputs
- * unpacked. Secrets (see {@link BatchLayout}) are wiped from the pinned block, the device block
- * and the workspace in {@code finally}, whatever happened.
+ * copy (through the device's {@link UploadLane} where it has one), the status bytes set to 0xFF
+ * and the scratch words to 0, the kernel launched, the outputs downloaded with one copy, the
+ * stream synchronised, every status checked and the outputs unpacked. Secrets (see
+ * {@link BatchLayout}) are wiped from the pinned block, the device block and the workspace in
+ * {@code finally}, whatever happened.
  *
  * <p>Pinned secrets are wiped where the host would touch them anyway, off the slot's critical
  * path: secret inputs (private keys, rnd, seeds) as soon as their upload has completed, while the
