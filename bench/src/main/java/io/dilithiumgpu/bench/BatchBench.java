@@ -27,8 +27,11 @@ import java.util.stream.IntStream;
  * <p>The three stages feed each other as in real use: {@link #keyGen()} makes a distinct key pair
  * per task from random seeds; {@link #sign()} signs a random 32-byte message per task with that
  * task's key (μ is computed from the message before timing, since the backend contract starts at
- * μ; rnd is random: hedged FIPS 204 signing, randomized round 3.1 signing); {@link #verify()}
- * verifies those signatures, a few of them corrupted. Run the stages in that order.
+ * μ; rnd is random: hedged FIPS 204 signing, randomized round 3.1 signing, and drawn afresh
+ * before every run: the rejection loops' lengths, and with them the batch's slowest tasks, depend
+ * on it, so that the runs of a stage time as many different batches, not one batch again and
+ * again); {@link #verify()} verifies the last run's signatures, a few of them corrupted. Run the
+ * stages in that order.
  *
  * <p>The generated private keys, seeds and rnds are wiped by {@link #close()}, host buffers
  * included.
@@ -151,6 +154,10 @@ final class BatchBench implements AutoCloseable {
             @Override
             public void prepare() {
                 signaturesChecked = false;
+                random.nextBytes(rnds);
+                if (rndsIn != null) {
+                    rndsIn.buffer().put(0, rnds);
+                }
                 checked = OutputCheck.sample(n, samples, random);
                 clearRecords(signatures, sigOut, p.signatureBytes(), checked);
                 Arrays.fill(status, (byte) -1);

@@ -21,6 +21,11 @@ final class Format {
         return String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
     }
 
+    /** Seconds without needless decimals: {@code 1 s}, {@code 0.25 s}. */
+    static String seconds(double seconds) {
+        return new java.math.BigDecimal(Double.toString(seconds)).stripTrailingZeros().toPlainString() + " s";
+    }
+
     /** A ratio as a whole percentage: {@code 87%}; {@code <1%} for a positive ratio below 0.5%. */
     static String percent(double ratio) {
         if (ratio > 0 && ratio < 0.005) {

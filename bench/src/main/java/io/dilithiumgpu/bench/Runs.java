@@ -28,18 +28,49 @@ final class Runs {
     }
 
     /**
-     * @param tasks  operations one {@link TimedBatch#run()} performs
-     * @param warmup runs done and checked but not timed, ≥ 0
-     * @param runs   timed runs, ≥ 1
+     * Untimed, checked runs until at least {@code minRuns} have run and at least {@code minNanos}
+     * have passed since the first began; none at all when {@code minRuns} is 0. A host path that
+     * is called a few times per run (the CUDA backend's chunk launches) is compiled by the JIT only
+     * after thousands of calls: a count of runs alone leaves a fast stage's host path half warm.
+     *
+     * @return the runs done
+     */
+    static int warmUp(TimedBatch batch, int minRuns, long minNanos) throws WrongResultException {
+        if (minRuns < 0 || minNanos < 0) {
+            throw new IllegalArgumentException("minRuns ≥ 0 and minNanos ≥ 0 required: " + minRuns + ", "
+                    + minNanos);
+        }
+        if (minRuns == 0) {
+            return 0;
+        }
+        long start = System.nanoTime();
+        int done = 0;
+        while (done < minRuns || System.nanoTime() - start < minNanos) {
+            once(batch);
+            done++;
+        }
+        return done;
+    }
+
+    /** {@link #measure(TimedBatch, int, int, long, int)} with a warm-up of {@code warmup} runs, however short. */
+    static double[] measure(TimedBatch batch, int tasks, int warmup, int runs) throws WrongResultException {
+        return measure(batch, tasks, warmup, 0, runs);
+    }
+
+    /**
+     * @param tasks        operations one {@link TimedBatch#run()} performs
+     * @param warmup       runs done and checked but not timed, ≥ 0
+     * @param warmupNanos  the least time those runs take, unless there are none ({@link #warmUp})
+     * @param runs         timed runs, ≥ 1
      * @return the throughput of each timed run in operations per second
      */
-    static double[] measure(TimedBatch batch, int tasks, int warmup, int runs) throws WrongResultException {
-        if (runs < 1 || warmup < 0) {
-            throw new IllegalArgumentException("runs ≥ 1 and warmup ≥ 0 required: " + runs + ", " + warmup);
+    static double[] measure(TimedBatch batch, int tasks, int warmup, long warmupNanos, int runs)
+            throws WrongResultException {
+        if (runs < 1 || warmup < 0 || warmupNanos < 0) {
+            throw new IllegalArgumentException("runs ≥ 1, warmup ≥ 0 and warmupNanos ≥ 0 required: " + runs + ", "
+                    + warmup + ", " + warmupNanos);
         }
-        for (int i = 0; i < warmup; i++) {
-            once(batch);
-        }
+        warmUp(batch, warmup, warmupNanos);
         double[] rates = new double[runs];
         for (int i = 0; i < runs; i++) {
             batch.prepare();

@@ -24,6 +24,8 @@ public final class ThroughputCli implements Subcommand {
     static final int DEFAULT_BATCH = 10_000;
     static final int DEFAULT_RUNS = 10;
     static final int DEFAULT_WARMUP = 20;
+    /** The least warm-up per stage: on the H100 host 20 runs left the CUDA launch path half compiled. */
+    static final double DEFAULT_WARMUP_SECONDS = 1;
     static final int DEFAULT_SAMPLES = 8;
     static final int QUICK_BATCH = 64;
     static final int QUICK_RUNS = 3;
@@ -35,7 +37,12 @@ public final class ThroughputCli implements Subcommand {
 
     /** What one invocation measures. */
     record Settings(List<String> backends, boolean backendRequested, List<ParameterSet> sets, int batch,
-                    int runs, int warmup, int samples, BatchBench.Memory memory, Path out) {
+                    int runs, int warmup, double warmupSeconds, int samples, BatchBench.Memory memory, Path out) {
+
+        long warmupNanos() {
+            return (long) (warmupSeconds * 1e9);
+        }
+
 
         /** The options, with {@code --quick}'s smaller defaults where it is given. */
         static Settings of(Args args) throws UsageException {
@@ -46,6 +53,7 @@ public final class ThroughputCli implements Subcommand {
                     args.positiveCount("batch", quick ? QUICK_BATCH : DEFAULT_BATCH),
                     args.positiveCount("runs", quick ? QUICK_RUNS : DEFAULT_RUNS),
                     args.count("warmup", quick ? QUICK_WARMUP : DEFAULT_WARMUP),
+                    args.has("warmup-seconds") || !quick ? args.seconds("warmup-seconds", DEFAULT_WARMUP_SECONDS) : 0,
                     args.positiveCount("samples", DEFAULT_SAMPLES),
                     BatchBench.Memory.valueOf(args.choice("memory", "pinned", "pinned", "arrays")
                             .toUpperCase(Locale.ROOT)),
@@ -76,7 +84,9 @@ public final class ThroughputCli implements Subcommand {
                 Option.valued("runs", "N", "timed runs per stage, median reported (default "
                         + DEFAULT_RUNS + "; " + QUICK_RUNS + " with --quick)"),
                 Option.valued("warmup", "N", "untimed runs first, so that the JIT has compiled the host path "
-                        + "(default " + DEFAULT_WARMUP + "; " + QUICK_WARMUP + " with --quick)"),
+                        + "(default " + DEFAULT_WARMUP + "; " + QUICK_WARMUP + " with --quick; 0: no warm-up)"),
+                Option.valued("warmup-seconds", "S", "the least time those runs take per stage (default "
+                        + Format.seconds(DEFAULT_WARMUP_SECONDS) + "; none with --quick)"),
                 Option.valued("samples", "N", "records per run recomputed by the CPU core (default "
                         + DEFAULT_SAMPLES + ")"),
                 Option.valued("memory", "pinned|arrays", "where the records live: the backend's host buffers "
@@ -112,7 +122,8 @@ public final class ThroughputCli implements Subcommand {
                             s.memory())) {
                         for (Operation op : Operation.values()) {
                             ChunkTimes before = ChunkTimes.of(backend);
-                            double[] rates = Runs.measure(stage(bench, op), s.batch(), s.warmup(), s.runs());
+                            double[] rates = Runs.measure(stage(bench, op), s.batch(), s.warmup(), s.warmupNanos(),
+                                    s.runs());
                             ChunkTimes after = ChunkTimes.of(backend);
                             ChunkTimes spent = after == null ? null : after.minus(before);
                             if (spent != null) {
@@ -162,9 +173,7 @@ public final class ThroughputCli implements Subcommand {
             try (BatchBench bench = new BatchBench(backend, p, s.batch(), check, s.samples(), random, s.memory())) {
                 for (Operation op : Operation.values()) {
                     Runs.TimedBatch stage = stage(bench, op);
-                    for (int i = 0; i < s.warmup(); i++) {
-                        Runs.once(stage);
-                    }
+                    Runs.warmUp(stage, s.warmup(), s.warmupNanos());
                 }
             } catch (WrongResultException e) {
                 // The measured pass runs and checks the same stages again and reports it there.
@@ -186,8 +195,12 @@ public final class ThroughputCli implements Subcommand {
                         ? "records in the backend's host buffers (page-locked for cuda)"
                         : "records in heap byte arrays") + "\n"
                 + "batch " + Format.count(s.batch()) + " tasks, a distinct key per task, "
-                + BatchBench.MESSAGE_BYTES + "-byte messages (μ hashed before timing), random rnd\n"
-                + "median of " + Format.plural(s.runs(), "timed run") + " after " + Format.plural(s.warmup(), "warm-up run")
+                + BatchBench.MESSAGE_BYTES + "-byte messages (μ hashed before timing), "
+                + "random rnd drawn afresh for every run\n"
+                + "median of " + Format.plural(s.runs(), "timed run") + " after "
+                + Format.plural(s.warmup(), "warm-up run")
+                + (s.warmup() > 0 && s.warmupSeconds() > 0
+                        ? " or more, at least " + Format.seconds(s.warmupSeconds()) : "")
                 + (s.warmup() > 0 ? " (and as many of every stage of every set before the first measurement)" : "")
                 + "; every run checked: all status bytes, " + Format.plural(s.samples(), "record")
                 + " recomputed by the CPU core\n"

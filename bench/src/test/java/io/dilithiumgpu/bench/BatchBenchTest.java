@@ -7,12 +7,16 @@ import io.dilithiumgpu.core.ParameterSet;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class BatchBenchTest {
@@ -72,6 +76,50 @@ class BatchBenchTest {
         }
     }
 
+    /** The CPU backend, keeping a copy of the rnds of every signing call. */
+    private static final class RecordingBackend implements Backend {
+        private final CpuBackend cpu = new CpuBackend(2);
+        private final List<byte[]> rnds;
+
+        RecordingBackend(List<byte[]> rnds) {
+            this.rnds = rnds;
+        }
+
+        @Override
+        public String name() {
+            return "recording";
+        }
+
+        @Override
+        public int preferredBatchSize(ParameterSet params, Operation op) {
+            return cpu.preferredBatchSize(params, op);
+        }
+
+        @Override
+        public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
+                           byte[] status) {
+            cpu.keyGen(params, n, seeds, publicKeys, privateKeys, status);
+        }
+
+        @Override
+        public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds, byte[] signatures,
+                         byte[] status) {
+            this.rnds.add(rnds.clone());
+            cpu.sign(params, n, privateKeys, mus, rnds, signatures, status);
+        }
+
+        @Override
+        public void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
+                           byte[] status) {
+            cpu.verify(params, n, publicKeys, mus, signatures, status);
+        }
+
+        @Override
+        public void close() {
+            cpu.close();
+        }
+    }
+
     /**
      * A run that writes nothing fails its check, even though the run before it left correct
      * outputs in the same arrays or host buffers: prepare clears every record the check reads.
@@ -89,6 +137,28 @@ class BatchBenchTest {
             assertDoesNotThrow(() -> Runs.once(sign));
             assertThrows(WrongResultException.class, () -> Runs.once(sign));
             assertThrows(WrongResultException.class, () -> Runs.once(keyGen));
+        }
+    }
+
+    /**
+     * Every signing run signs with rnds of its own, and its check holds its signatures to those
+     * rnds: the runs time as many batches as there are runs (a batch's slowest rejection loops
+     * depend on its rnds), and a run signed with stale rnds would fail its check.
+     */
+    @ParameterizedTest
+    @EnumSource(BatchBench.Memory.class)
+    void everySigningRunDrawsItsOwnRnds(BatchBench.Memory memory) {
+        List<byte[]> seen = new ArrayList<>();
+        OutputCheck check = new OutputCheck(Reference.core());
+        try (Backend backend = new RecordingBackend(seen);
+             BatchBench bench = new BatchBench(backend, ParameterSet.ML_DSA_44, 12, check, 12, new SplittableRandom(7),
+                     memory)) {
+            assertDoesNotThrow(() -> Runs.once(bench.keyGen()));
+            Runs.TimedBatch sign = bench.sign();
+            assertDoesNotThrow(() -> Runs.once(sign));
+            assertDoesNotThrow(() -> Runs.once(sign));
+            assertEquals(2, seen.size());
+            assertFalse(Arrays.equals(seen.get(0), seen.get(1)), "the second run signed with the first run's rnds");
         }
     }
 }

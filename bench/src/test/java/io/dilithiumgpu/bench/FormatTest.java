@@ -25,6 +25,13 @@ class FormatTest {
     }
 
     @Test
+    void secondsWithoutNeedlessDecimals() {
+        assertEquals("1 s", Format.seconds(1));
+        assertEquals("0.25 s", Format.seconds(0.25));
+        assertEquals("30 s", Format.seconds(30));
+    }
+
+    @Test
     void millisecondsWithThreeDecimals() {
         assertEquals("1.250 ms", Format.millis(1_250_000));
         assertEquals("0.001 ms", Format.millis(1_000));

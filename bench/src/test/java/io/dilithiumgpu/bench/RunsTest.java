@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RunsTest {
 
     /** Records the order of calls; its check fails on run number {@code failOn} (1-based), if any. */
-    private static final class Recorder implements Runs.TimedBatch {
+    private static class Recorder implements Runs.TimedBatch {
         final List<String> calls = new ArrayList<>();
         final int failOn;
         int runs;
@@ -70,5 +71,31 @@ class RunsTest {
     void atLeastOneTimedRun() {
         assertThrows(IllegalArgumentException.class, () -> Runs.measure(new Recorder(0), 10, 1, 0));
         assertThrows(IllegalArgumentException.class, () -> Runs.measure(new Recorder(0), 10, -1, 1));
+    }
+
+    @Test
+    void theWarmUpLastsAtLeastItsRunsAndItsTime() throws WrongResultException {
+        Recorder quick = new Recorder(0);
+        assertEquals(3, Runs.warmUp(quick, 3, 0));
+        assertEquals(3, quick.runs);
+
+        Recorder timed = new Recorder(0) {
+            @Override
+            public void run() {
+                super.run();
+                LockSupport.parkNanos(5_000_000);
+            }
+        };
+        long start = System.nanoTime();
+        int done = Runs.warmUp(timed, 2, 40_000_000);
+        assertTrue(System.nanoTime() - start >= 40_000_000);
+        assertTrue(done > 2, "only " + done + " runs in 40 ms of runs of 5 ms");
+        assertEquals(done, timed.runs);
+
+        Recorder none = new Recorder(0);
+        assertEquals(0, Runs.warmUp(none, 0, 40_000_000));
+        double[] rates = Runs.measure(none, 10, 0, 40_000_000, 2);
+        assertEquals(2, rates.length);
+        assertEquals(2, none.runs, "--warmup 0 means no warm-up, whatever its time");
     }
 }

@@ -36,6 +36,7 @@ class ThroughputCliTest {
         assertEquals(10_000, s.batch());
         assertEquals(10, s.runs());
         assertEquals(20, s.warmup());
+        assertEquals(1, s.warmupSeconds());
         assertEquals(8, s.samples());
         assertNull(s.out());
     }
@@ -47,6 +48,7 @@ class ThroughputCliTest {
         assertEquals(ThroughputCli.QUICK_BATCH, q.batch());
         assertEquals(ThroughputCli.QUICK_RUNS, q.runs());
         assertEquals(ThroughputCli.QUICK_WARMUP, q.warmup());
+        assertEquals(0, q.warmupSeconds());
 
         ThroughputCli.Settings s = settings("--quick", "--batch", "1k", "--runs", "11", "--warmup", "0",
                 "--backend", "cuda", "--sets", "ML-DSA-87", "--out", "results");
@@ -55,6 +57,7 @@ class ThroughputCliTest {
         assertEquals(1_000, s.batch());
         assertEquals(11, s.runs());
         assertEquals(0, s.warmup());
+        assertEquals(0.5, settings("--quick", "--warmup-seconds", "0.5").warmupSeconds());
         assertEquals(List.of(ParameterSet.ML_DSA_87), s.sets());
         assertEquals(Path.of("results"), s.out());
     }
@@ -83,7 +86,7 @@ class ThroughputCliTest {
     void headerStatesTheConditions() throws UsageException {
         String h = ThroughputCli.header(settings("--batch", "10k", "--runs", "12"));
         for (String part : Set.of("batch 10,000 tasks", "a distinct key per task", "32-byte messages",
-                "median of 12 timed runs after 20 warm-up runs", "every run checked",
+                "median of 12 timed runs after 20 warm-up runs or more, at least 1 s", "every run checked",
                 "records in the backend's host buffers")) {
             assertTrue(h.contains(part), part + " missing from\n" + h);
         }

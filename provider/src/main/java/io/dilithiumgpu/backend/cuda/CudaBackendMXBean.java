@@ -6,7 +6,8 @@ package io.dilithiumgpu.backend.cuda;
  * monitor divides the growth of a time by the growth of {@link #getChunkCount()} over the same
  * interval. Registered as {@code io.dilithiumgpu:type=CudaBackend,id=N} while the backend is open.
  * Slots run at once, so the sums add up to more than wall time. A chunk is counted when its slot
- * has finished with it, after the wipe, which can be shortly after the backend call returned.
+ * has finished with it, after its wipes are queued, which can be shortly after the backend call
+ * returned.
  */
 public interface CudaBackendMXBean {
 
@@ -39,7 +40,11 @@ public interface CudaBackendMXBean {
     /** Checking the status bytes and copying the outputs into the caller's arrays. */
     long getUnpackNanos();
 
-    /** Wiping the secrets from pinned, device and workspace memory, after the caller has its outputs. */
+    /**
+     * Wiping the secrets from pinned memory, and queueing their wipes from device memory on the
+     * slot's stream (not waited for), after the caller has its outputs. The kernels wipe their
+     * workspace themselves.
+     */
     long getWipeNanos();
 
     /**

@@ -30,14 +30,22 @@ import java.util.concurrent.locks.ReentrantLock;
  * copy (through the device's {@link UploadLane} where it has one), the status bytes set to 0xFF
  * and the scratch words to 0, the kernel launched, the outputs downloaded with one copy, the
  * stream synchronised, every status checked and the outputs unpacked. Secrets (see
- * {@link BatchLayout}) are wiped from the pinned block, the device block and the workspace in
- * {@code finally}, whatever happened.
+ * {@link BatchLayout}) are wiped from the pinned block and the device block in {@code finally},
+ * whatever happened. The kernels wipe the workspace themselves: each worker zeroes its slice and
+ * its shared memory before it exits (kernels-cuda schedule.cuh), so the slot clears the workspace
+ * only after a failure, when a launch may not have run to its end.
  *
  * <p>Pinned secrets are wiped where the host would touch them anyway, off the slot's critical
  * path: secret inputs (private keys, rnd, seeds) as soon as their upload has completed, while the
  * kernel runs; secret outputs (generated private keys) part by part as they are copied out, while
  * those cache lines are hot. The {@code finally} then wipes only device memory, unless the chunk
  * failed (then the pinned block's secrets are wiped again, whole).
+ *
+ * <p>The device wipes are queued on the slot's stream behind the chunk's work and not waited
+ * for: the slot's next work on that stream runs after them, and its next upload (on the device's
+ * {@link UploadLane}, another stream) waits for their event ({@link #wiped}). So neither the caller
+ * nor the slot's next chunk waits for a wipe. A wipe that faults leaves the context in error, and
+ * the slot's next call fails and falls back. After a failure the wipes are waited for.
  *
  * <p>A signing chunk on registered memory runs <em>published</em> ({@link Chunk#publish}): the
  * kernel writes each signature straight into the caller's mapped host memory and then, after a
@@ -88,6 +96,10 @@ final class StreamSlot implements AutoCloseable {
     /** {@link #uploaded} and the end of a chunk's work for chunks that sleep while they wait: blocking-sync events. */
     private final CUevent uploadedSleeping = new CUevent();
     private final CUevent finishedSleeping = new CUevent();
+    /** Recorded after a chunk's device wipes: the slot's next upload waits for it ({@link #wipePending}). */
+    private final CUevent wiped = new CUevent();
+    /** Whether wipes were queued after {@link #wiped} was last waited for by an upload on another stream. */
+    private boolean wipePending;
     private final boolean sleeper;
     private boolean eventCreated;
     private boolean sleepEventsCreated;
@@ -160,6 +172,8 @@ final class StreamSlot implements AutoCloseable {
                 () -> JCudaDriver.cuEventCreate(uploaded, CUevent_flags.CU_EVENT_DISABLE_TIMING));
         CudaCall.check("cuEventCreate(" + where + ")",
                 () -> JCudaDriver.cuEventCreate(launchEnded, CUevent_flags.CU_EVENT_DISABLE_TIMING));
+        CudaCall.check("cuEventCreate(" + where + ")",
+                () -> JCudaDriver.cuEventCreate(wiped, CUevent_flags.CU_EVENT_DISABLE_TIMING));
         eventCreated = true;
         if (sleeper) {
             int flags = CUevent_flags.CU_EVENT_DISABLE_TIMING | CUevent_flags.CU_EVENT_BLOCKING_SYNC;
@@ -182,8 +196,8 @@ final class StreamSlot implements AutoCloseable {
 
     /**
      * Copies {@code length} bytes at {@code offset} out of one of the slot's memories: the
-     * inspection the wipe tests make. Waits until the slot is idle: a chunk's caller may already
-     * have its outputs while the slot is still wiping (see {@link #execute}).
+     * inspection the wipe tests make. Waits until the slot is idle and, for device memory, until
+     * its stream has run the wipes queued on it: a chunk's caller has its outputs before then.
      */
     byte[] read(Memory memory, long offset, int length) {
         busy.lock();
@@ -203,6 +217,7 @@ final class StreamSlot implements AutoCloseable {
         CUdeviceptr base = memory == Memory.DEVICE_BLOCK ? deviceBlock : workspace;
         String where = where("inspecting");
         device.bind(where);
+        CudaCall.check("cuStreamSynchronize(" + where + ")", () -> JCudaDriver.cuStreamSynchronize(stream));
         CudaCall.check("cuMemcpyDtoH(" + where + ")",
                 () -> JCudaDriver.cuMemcpyDtoH(Pointer.to(out), base.withByteOffset(offset), length));
         return out;
@@ -230,9 +245,9 @@ final class StreamSlot implements AutoCloseable {
      * arrays. Must be called from one thread at a time (the slot's worker).
      *
      * <p>{@code outputsReady} runs as soon as the outputs are in the caller's arrays, before the
-     * slot's memories are wiped: the caller goes on while this thread wipes, and the slot takes
-     * its next chunk only afterwards. An exception after {@code outputsReady} comes from the
-     * wipe: the outputs stand, but the device is in error (its next call fails and falls back).
+     * slot's device wipes are queued (they run after this method returns, see the class comment).
+     * An exception after {@code outputsReady} comes from queueing them: the outputs stand, but the
+     * device is in error (its next call fails and falls back).
      *
      * @throws BackendException on a CUDA error, or when the kernel leaves a task without a status
      *                          its operation allows; the outputs are then unspecified
@@ -291,7 +306,7 @@ final class StreamSlot implements AutoCloseable {
             device.bind(l.where);
             l.published = l.direct && c.publish ? mapOutputs(c, l.layout, l.where) : null;
             if (l.direct) {
-                uploadDirect(c, l.layout, l.uploadDone, l.where);
+                uploadDirect(c, l.layout, l.uploadDone, l.where, l.published == null);
             } else {
                 pack(c, l.layout);
                 l.packed = System.nanoTime();
@@ -418,11 +433,15 @@ final class StreamSlot implements AutoCloseable {
     private void upload(BatchLayout layout, CUevent done, String where) {
         submitCopies(on -> CudaCall.check("cuMemcpyHtoDAsync(" + layout.inputBytes() + " bytes, " + where + ")",
                 () -> JCudaDriver.cuMemcpyHtoDAsync(deviceBlock, hostBlock, layout.inputBytes(), on)), done, where);
-        resetStatusAndScratch(layout, where);
+        resetStatusAndScratch(layout, where, true);
     }
 
-    /** Uploads each input region of a chunk on {@link PinnedBuffer}s straight from the caller's memory. */
-    private void uploadDirect(Chunk c, BatchLayout layout, CUevent done, String where) {
+    /**
+     * Uploads each input region of a chunk on {@link PinnedBuffer}s straight from the caller's
+     * memory; {@code statusOnDevice}: whether the kernel writes the status bytes into the device
+     * block (not when the chunk is published: they go to the slot's mapped pinned block).
+     */
+    private void uploadDirect(Chunk c, BatchLayout layout, CUevent done, String where, boolean statusOnDevice) {
         List<BatchLayout.Region> regions = layout.regions();
         submitCopies(on -> {
             for (int r = 0; r < regions.size(); r++) {
@@ -436,29 +455,36 @@ final class StreamSlot implements AutoCloseable {
                 }
             }
         }, done, where);
-        resetStatusAndScratch(layout, where);
+        resetStatusAndScratch(layout, where, statusOnDevice);
     }
 
     /**
-     * Submits a chunk's input copies through the device's {@link UploadLane}, this slot's stream
-     * waiting for them, or on that stream where the device has no lane; {@code done} is recorded
-     * after them either way.
+     * Submits a chunk's input copies through the device's {@link UploadLane}, after this slot's
+     * last wipes and with this slot's stream waiting for them, or on that stream (after its wipes
+     * in stream order) where the device has no lane; {@code done} is recorded after them either way.
      */
     private void submitCopies(UploadLane.Copies copies, CUevent done, String where) {
         UploadLane lane = device.uploads();
         if (lane != null) {
-            lane.upload(copies, done, stream, where);
+            lane.upload(wipePending ? wiped : null, copies, done, stream, where);
+            wipePending = false;
         } else {
             copies.submit(stream);
             CudaCall.check("cuEventRecord(upload, " + where + ")", () -> JCudaDriver.cuEventRecord(done, stream));
         }
     }
 
-    private void resetStatusAndScratch(BatchLayout layout, String where) {
-        BatchLayout.Region status = layout.status();
-        CudaCall.check("cuMemsetD8Async(status, " + where + ")",
-                () -> JCudaDriver.cuMemsetD8Async(deviceBlock.withByteOffset(status.offset()), UNWRITTEN,
-                        layout.tasks(), stream));
+    /**
+     * Marks the chunk's status bytes in the device block unwritten (when it has them there) and
+     * zeroes the scratch words.
+     */
+    private void resetStatusAndScratch(BatchLayout layout, String where, boolean statusOnDevice) {
+        if (statusOnDevice) {
+            BatchLayout.Region status = layout.status();
+            CudaCall.check("cuMemsetD8Async(status, " + where + ")",
+                    () -> JCudaDriver.cuMemsetD8Async(deviceBlock.withByteOffset(status.offset()), UNWRITTEN,
+                            layout.tasks(), stream));
+        }
         CudaCall.check("cuMemsetD32Async(scratch, " + where + ")",
                 () -> JCudaDriver.cuMemsetD32Async(scratch, 0, BatchAbi.SCRATCH_WORDS, stream));
     }
@@ -724,10 +750,11 @@ final class StreamSlot implements AutoCloseable {
     }
 
     /**
-     * Wipes the secret arrays from the device block and the workspace (which may fail on a broken
-     * context: that failure is added to the one in flight, or thrown when there is none), and
-     * first, when a failure is in flight, from the pinned block (always possible; on success the
-     * launch path has already wiped them there).
+     * Queues the wipes of the secret arrays from the device block on the slot's stream and
+     * records {@link #wiped} after them (which may fail on a broken context: that failure is added
+     * to the one in flight, or thrown when there is none). When a failure is in flight, first
+     * wipes the pinned block (always possible; on success the launch path has already wiped it),
+     * then the workspace too (on success the kernel has), and waits for the device wipes.
      */
     private void wipe(BatchLayout layout, Kernel kernel, String where, Throwable inFlight, boolean sleep) {
         int n = layout.tasks();
@@ -744,11 +771,15 @@ final class StreamSlot implements AutoCloseable {
                 }
             }
             long used = kernel.config().workspaceBytes(n, device.multiprocessors());
-            if (used > 0) {
+            if (used > 0 && inFlight != null) {
                 CudaCall.check("cuMemsetD8Async(wipe workspace, " + where + ")",
                         () -> JCudaDriver.cuMemsetD8Async(workspace, (byte) 0, used, stream));
             }
-            awaitStream(sleep, "wipe, " + where);
+            CudaCall.check("cuEventRecord(wiped, " + where + ")", () -> JCudaDriver.cuEventRecord(wiped, stream));
+            wipePending = true;
+            if (inFlight != null) {
+                awaitStream(sleep, "wipe, " + where);
+            }
         } catch (BackendException e) {
             if (inFlight == null) {
                 throw e;
@@ -807,7 +838,10 @@ final class StreamSlot implements AutoCloseable {
         if (hostAllocated) {
             zero(host, 0, blockBytes);
         }
+        // The wipes queued on the stream run before its memory is freed.
+        release("cuStreamSynchronize", streamCreated, () -> JCudaDriver.cuStreamSynchronize(stream));
         release("cuEventDestroy", eventCreated, () -> JCudaDriver.cuEventDestroy(uploaded));
+        release("cuEventDestroy", eventCreated, () -> JCudaDriver.cuEventDestroy(wiped));
         release("cuEventDestroy", eventCreated, () -> JCudaDriver.cuEventDestroy(launchEnded));
         release("cuEventDestroy(blocking)", sleepEventsCreated, () -> JCudaDriver.cuEventDestroy(uploadedSleeping));
         release("cuEventDestroy(blocking)", sleepEventsCreated, () -> JCudaDriver.cuEventDestroy(finishedSleeping));

@@ -45,10 +45,16 @@ final class UploadLane implements AutoCloseable {
     }
 
     /**
-     * Submits {@code copies} on the lane after every chunk handed in before, records {@code done}
-     * after them and makes {@code consumer} wait for {@code done} before its next work.
+     * Submits {@code copies} on the lane after every chunk handed in before and, when {@code after}
+     * is not null, after the work recorded by it (the consumer's wipes of the memory the copies
+     * overwrite); records {@code done} after them and makes {@code consumer} wait for {@code done}
+     * before its next work.
      */
-    synchronized void upload(Copies copies, CUevent done, CUstream consumer, String where) {
+    synchronized void upload(CUevent after, Copies copies, CUevent done, CUstream consumer, String where) {
+        if (after != null) {
+            CudaCall.check("cuStreamWaitEvent(wiped, " + where + ")",
+                    () -> JCudaDriver.cuStreamWaitEvent(stream, after, 0));
+        }
         copies.submit(stream);
         CudaCall.check("cuEventRecord(uploaded, " + where + ")", () -> JCudaDriver.cuEventRecord(done, stream));
         CudaCall.check("cuStreamWaitEvent(uploaded, " + where + ")",
