@@ -19,12 +19,16 @@
  * (probability below 2^-300 for a well-formed key) gets ABI_STATUS_INVALID_KEY, so that a
  * crafted key cannot hold the GPU forever.
  *
- * When the device has no task left to start
- * (help.cuh's gate), the warp opens its task to helpers at the next block boundary: warps without
- * a task of their own then take later blocks of it from the task's help record, each with its own
- * y, w and staging rows and the owner's keys, and every warp stages its signature in its own
- * workspace; the outcome (the smallest accepted kappa's signature) is written once no smaller
- * kappa can still be accepted. A task that never opens writes its signature directly, as before.
+ * SignTask<P, true> (the sign_<set>_help entry points) helps: when the device has no task left
+ * to start (help.cuh's gate), the warp opens its task to helpers at the next block boundary:
+ * warps without a task of their own then take later blocks of it from the task's help record,
+ * each with its own y, w and staging rows and the owner's keys, and every warp stages its
+ * signature in its own workspace; the outcome (the smallest accepted kappa's signature) is
+ * written once no smaller kappa can still be accepted. A task that never opens writes its
+ * signature directly, as before. SignTask<P> (sign_<set>) is the same loop without any of that:
+ * the helping code held registers even while its gate stayed shut (sm_90 sign_mldsa44: 176 / 336
+ * bytes of spill stores / loads against 20 / 36), and signing without it ran 1.6 to 3.7 % faster
+ * on an H100 (docs/performance.md).
  *
  * Workspace (global, per warp), int32 polynomials:
  *   A^ (K L) | s1^ (L) | s2^ (K) | t0^ (K) | y (CANDIDATES L) | [y^ (L)] | w, then (HighBits, r0) (K)
@@ -49,11 +53,6 @@
 #include "sample.cuh"
 #include "warp_shared.cuh"
 
-/* 0 builds the signing kernels without helping (A/B runs); the gate then never opens for them. */
-#ifndef DG_SIGN_HELPERS
-#define DG_SIGN_HELPERS 1
-#endif
-
 /* 1 draws the first block of iterations as large as the others (A/B runs of SignTask::FIRST). */
 #ifndef DG_SIGN_FIRST_FULL
 #define DG_SIGN_FIRST_FULL 0
@@ -61,7 +60,7 @@
 
 namespace dg {
 
-template <class P>
+template <class P, bool HELPERS = false>
 struct SignTask {
     static constexpr int CANDIDATES = 32 / P::L;
     /** Iterations of L streams that fit the lanes ExpandA leaves idle in its one pass (0: none, or more passes). */
@@ -87,7 +86,7 @@ struct SignTask {
     static DG_HD int block_base(int b) { return b == 0 ? 0 : FIRST + (b - 1) * CANDIDATES; }
     static DG_HD int block_size(int b) { return b == 0 ? FIRST : CANDIDATES; }
     /** Idle warps take blocks of this task once the device has no task left to start (help.cuh). */
-    static constexpr bool HELPS = DG_SIGN_HELPERS != 0;
+    static constexpr bool HELPS = HELPERS;
     /** Blocks of one task tried at once, the owner's included: helpers beyond it only load the GPU. */
     static constexpr int MAX_PENDING = 3;
     static constexpr int WS_RECORD = WS_SIG + (P::SIG_BYTES + 15) / 16 * 4;
@@ -578,6 +577,10 @@ struct SignTask {
         return true;
     }
 };
+
+/** Signing with idle warps helping (the sign_<set>_help entry points). */
+template <class P>
+using HelpingSignTask = SignTask<P, true>;
 
 }  // namespace dg
 

@@ -545,12 +545,11 @@ void test_gate() {
  * the kernels' worker loop: a shared task counter, the help gate (open once every task is taken,
  * or off), help records in a zeroed workspace. A watcher warp counts the tasks whose accepted
  * kappa a helper found. Checks that every workspace slice is zero and the gate's count back at
- * 0 afterwards. Returns the statuses.
+ * 0 afterwards. Returns the statuses. T: HelpingSignTask<P> (sign_<set>_help) or SignTask<P>.
  */
-template <class P>
-std::vector<uint8_t> emulate_launch(const typename SignTask<P>::Args& args, int n, int warps, bool gate_on,
+template <class T>
+std::vector<uint8_t> emulate_launch(const typename T::Args& args, int n, int warps, bool gate_on,
                                     uint64_t shuffle, int* helper_wins) {
-    using T = SignTask<P>;
     const int workers = std::min(warps, n);
     std::vector<WarpShared> shared(workers);
     std::vector<int32_t> ws((size_t)workers * T::WS_WORDS, 0);
@@ -567,6 +566,7 @@ std::vector<uint8_t> emulate_launch(const typename SignTask<P>::Args& args, int 
             // The watcher: polls every record between the workers' primitives.
             while (finished < workers) {
                 for (int o = 0; o < workers; ++o) {
+                    if (!T::HELPS) break;  // no help records
                     const HelpRecord* r = T::record_of(ws.data() + (size_t)o * T::WS_WORDS);
                     const int32_t best = r->best;
                     if (best != NO_KAPPA && best != seen[o] && best != 0) {
@@ -597,6 +597,7 @@ std::vector<uint8_t> emulate_launch(const typename SignTask<P>::Args& args, int 
  * (7 tasks on 4 warps, 16 on 8: they help at the end, several on one task), a key that never
  * signs (s1 out of range) failing alone; and with the gate off, the same signatures and no
  * helper. With the gate open each round runs twice: the warps in turn, and in a random order.
+ * The plain SignTask<P> (sign_<set>) with the gate open: the same signatures and no helper.
  */
 template <class P>
 void helping_for(const char* name, int rounds) {
@@ -638,14 +639,17 @@ void helping_for(const char* name, int rounds) {
                                 rnds.data() + (size_t)i * P::RND_BYTES, expect.data() + (size_t)i * P::SIG_BYTES);
         }
         bool ok = true;
-        for (const int mode : {0, 1, 2}) {
-            // Gate open with the warps in turn, open with them shuffled, off.
-            const bool gate_on = mode < 2;
+        for (const int mode : {0, 1, 2, 3}) {
+            // Gate open with the warps in turn, open with them shuffled, off; the plain task, gate open.
+            const bool gate_on = mode != 2;
             Bytes sigs((size_t)n * P::SIG_BYTES, 0xCC);
             int wins = 0;
+            const uint64_t shuffle = mode == 1 ? 0x9E3779B97F4A7C15ull * (uint64_t)(t + 1) : 0;
             const std::vector<uint8_t> got =
-                emulate_launch<P>({sks.data(), mus.data(), rnds.data(), sigs.data()}, n, warps, gate_on,
-                                  mode == 1 ? 0x9E3779B97F4A7C15ull * (uint64_t)(t + 1) : 0, &wins);
+                mode == 3 ? emulate_launch<SignTask<P>>({sks.data(), mus.data(), rnds.data(), sigs.data()}, n, warps,
+                                                        true, shuffle, &wins)
+                          : emulate_launch<HelpingSignTask<P>>({sks.data(), mus.data(), rnds.data(), sigs.data()}, n,
+                                                               warps, gate_on, shuffle, &wins);
             for (int i = 0; i < n; ++i) {
                 bool same = got[i] == want[i];
                 if (same && want[i] == ABI_STATUS_OK) {
@@ -653,14 +657,15 @@ void helping_for(const char* name, int rounds) {
                                        expect.data() + (size_t)i * P::SIG_BYTES, P::SIG_BYTES) == 0;
                 }
                 CHECK(same, "helping %s round %d, gate %s: task %d status %d (reference %d)%s", name, t,
-                      mode == 0 ? "open" : mode == 1 ? "open, shuffled" : "off", i, got[i], want[i],
+                      mode == 0 ? "open" : mode == 1 ? "open, shuffled" : mode == 2 ? "off" : "open, plain task", i,
+                      got[i], want[i],
                       same ? "" : ", or its signature differs");
                 ok &= same;
             }
-            if (gate_on) {
+            if (mode < 2) {
                 helper_wins += wins;
             } else {
-                CHECK(wins == 0, "helping %s round %d: no helper with the gate off", name, t);
+                CHECK(wins == 0, "helping %s round %d: no helper with the gate off or a plain task", name, t);
             }
         }
         if (n > 2) ok &= want[1] == ABI_STATUS_INVALID_KEY;
@@ -668,7 +673,7 @@ void helping_for(const char* name, int rounds) {
         CHECK(ok, "helping %s round %d (%d tasks, %d warps)", name, t, n, warps);
     }
     CHECK(helper_wins > 0, "helping %s: a helper accepted some task's kappa (%d slow tasks)", name, slow);
-    std::printf("  helping %-11s %d/%d (2, 7 or 16 tasks on 2, 4 or 8 warps, in turn or shuffled; gate open and off; "
+    std::printf("  helping %-11s %d/%d (2, 7 or 16 tasks on 2, 4 or 8 warps, in turn or shuffled; gate open and off; plain task; "
                 "signatures == reference; "
                 "%d won by helpers)\n", name, agree, rounds, helper_wins);
 }

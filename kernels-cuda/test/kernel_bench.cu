@@ -11,8 +11,9 @@
  * Usage: kernel_bench [tasks (default 10000)] [runs (default 10)] [filter: substring of
  *        "<op>_<set>", default all] [streams (default 1): launches of tasks/streams in parallel]
  * Prints one line per entry point: median ms, ops/s, and the launch configuration.
- * DG_HELP=1 counts every launch in mapped host memory for the kernels' help gate (help.cuh), as
- * the provider does with dilithiumgpu.cuda.help=true: idle signing warps then help at the end.
+ * DG_HELP=1 counts every launch in mapped host memory for the kernels' help gate (help.cuh) and
+ * signs with the sign_<set>_help entry points, as the provider does with dilithiumgpu.cuda.help=true:
+ * idle signing warps then help at the end.
  * DG_H2H=up|ud|sp|sd|mp|md adds a host-to-host line after each signing line (bench_sign_h2h).
  * DG_HOSTMEM=register keeps the host-to-host records in registered rather than cudaHostAlloc memory.
  * DG_DIRTY=1 has the host write the signature records before each host-to-host run.
@@ -404,7 +405,8 @@ int main(int argc, char** argv) {
     std::printf("kernel_bench: %s, %d SMs; %d tasks, %d streams, median of %d runs (device to device)%s\n", prop.name,
                 g_sms, n, g_streams, g_runs, help ? "; idle signing warps help (DG_HELP=1)" : "");
 #define DG_BENCH(tag, PARAMS)                                                                               \
-    bench_set<dg::PARAMS>(#tag, keygen_##tag, read_cfg(keygen_##tag##_cfg), sign_##tag, read_cfg(sign_##tag##_cfg), \
+    bench_set<dg::PARAMS>(#tag, keygen_##tag, read_cfg(keygen_##tag##_cfg), help ? sign_##tag##_help : sign_##tag,   \
+                          help ? read_cfg(sign_##tag##_help_cfg) : read_cfg(sign_##tag##_cfg),                     \
                           verify_##tag, read_cfg(verify_##tag##_cfg), n)
     DG_BENCH(dilithium2, Dilithium2);
     DG_BENCH(dilithium3, Dilithium3);

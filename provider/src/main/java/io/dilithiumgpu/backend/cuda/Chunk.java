@@ -40,6 +40,13 @@ final class Chunk {
      * {@link #pinned} memory, always with {@link #early}) instead of the slot downloading them.
      */
     boolean publish;
+    /**
+     * Whether the chunk's inputs go through its device's {@link UploadLane}, behind those of the
+     * chunks launched before it: set for the chunks of a call of several, whose launches start in
+     * the order their copies end. A lone chunk (each of the batcher's) copies on its slot's own
+     * stream and takes no lock shared with other slots' threads.
+     */
+    boolean ordered;
     /** {@link System#nanoTime()} when queued for a slot. */
     long queuedNanos;
 

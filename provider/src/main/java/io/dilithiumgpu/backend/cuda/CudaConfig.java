@@ -23,19 +23,22 @@ import jcuda.driver.CUctx_flags;
  * @param help             whether a signing warp without a task of its own helps the rejection
  *                         loops still running in its launch once the device has no task left to
  *                         start (kernels' help.cuh: each launch is counted in mapped host memory
- *                         that the kernels read). Off by default: on an H100 a lone launch of
- *                         512 tasks at levels 3 and 5 finished 10 to 40 % sooner, level 2 even,
- *                         but batches spread over several launches lost 25 %
+ *                         that the kernels read, and signing launches the {@code sign_<set>_help}
+ *                         kernels). Off by default: on an H100 a lone launch of 512 tasks at
+ *                         levels 3 and 5 finished 10 to 40 % sooner, level 2 even, but batches
+ *                         spread over several launches lost 25 %; and the plain signing kernels,
+ *                         without the helping code, run 1.6 to 3.7 % faster
  * @param publish          whether signing on registered host memory ({@code HostBuffer}s) writes
  *                         its signatures and statuses from the kernels straight into that memory,
  *                         as each task ends, instead of downloading them after the launch: a
  *                         batch's last chunk then ends with its last task, not with a copy. Calls
  *                         with a {@code TaskListener} always publish
- * @param orderedUploads   whether every slot's input copies go through one upload stream per
- *                         device, a chunk's after another's, each launch waiting for its own
- *                         copies only ({@link UploadLane}); otherwise each slot copies on its own
- *                         stream, and the chunks of a batch share the link, so that its first
- *                         launch waits for nearly all of the batch's inputs
+ * @param orderedUploads   whether the input copies of a call of several chunks go through one
+ *                         upload stream per device, a chunk's after another's, each launch
+ *                         waiting for its own copies only ({@link UploadLane}); otherwise each
+ *                         slot copies on its own stream, and the chunks of a batch share the link,
+ *                         so that its first launch waits for nearly all of the batch's inputs. A
+ *                         lone chunk (each of the batcher's) always copies on its slot's stream
  */
 public record CudaConfig(int streamsPerDevice, int slotTasks, int minChunkTasks, int copyThreads,
                          Duration retryAfter, Sync sync, boolean help, boolean publish, boolean orderedUploads) {

@@ -73,7 +73,6 @@ final class DeviceContext implements AutoCloseable {
         try {
             d.bind("opening");
             d.module = CudaLoader.loadModule(fatbin, device);
-            d.resolveKernels();
             if (orderedUploads) {
                 d.uploads = UploadLane.open("device " + ordinal);
             }
@@ -86,6 +85,7 @@ final class DeviceContext implements AutoCloseable {
                             + e.getMessage());
                 }
             }
+            d.resolveKernels(d.launches != null);
             done = true;
             return d;
         } finally {
@@ -95,13 +95,14 @@ final class DeviceContext implements AutoCloseable {
         }
     }
 
-    private void resolveKernels() throws CudaLoader.Unavailable {
+    /** Looks up every entry point; signing's helping ones ({@code sign_<set>_help}) when {@code helping}. */
+    private void resolveKernels(boolean helping) throws CudaLoader.Unavailable {
         int sharedOptIn = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
                 "opt-in shared memory per block", ordinal);
         for (ParameterSet p : ParameterSet.values()) {
             Map<Operation, Kernel> byOp = new EnumMap<>(Operation.class);
             for (Operation op : Operation.values()) {
-                byOp.put(op, resolve(BatchAbi.entryName(p, op), sharedOptIn));
+                byOp.put(op, resolve(BatchAbi.entryName(p, op, helping), sharedOptIn));
             }
             kernels.put(p, byOp);
         }

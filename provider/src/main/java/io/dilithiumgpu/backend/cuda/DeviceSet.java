@@ -225,6 +225,7 @@ final class DeviceSet implements AutoCloseable {
             c.sleep = sleep;
             c.early = pinned != null && op == Operation.SIGN ? early : null;
             c.publish = pinned != null && op == Operation.SIGN && (early != null || config.publish());
+            c.ordered = bounds.length > 2;
             chunks.add(c);
         }
         List<StreamSlot> claimed = chunks.size() > 1 || op == Operation.VERIFY ? claimIdle(chunks.size()) : List.of();

@@ -310,7 +310,7 @@ final class StreamSlot implements AutoCloseable {
             } else {
                 pack(c, l.layout);
                 l.packed = System.nanoTime();
-                upload(l.layout, l.uploadDone, l.where);
+                upload(c, l.layout, l.uploadDone, l.where);
             }
             if (l.published != null) {
                 fill(host, l.layout.status().offset(), c.count, UNWRITTEN);
@@ -430,9 +430,10 @@ final class StreamSlot implements AutoCloseable {
         }
     }
 
-    private void upload(BatchLayout layout, CUevent done, String where) {
+    private void upload(Chunk c, BatchLayout layout, CUevent done, String where) {
         submitCopies(on -> CudaCall.check("cuMemcpyHtoDAsync(" + layout.inputBytes() + " bytes, " + where + ")",
-                () -> JCudaDriver.cuMemcpyHtoDAsync(deviceBlock, hostBlock, layout.inputBytes(), on)), done, where);
+                () -> JCudaDriver.cuMemcpyHtoDAsync(deviceBlock, hostBlock, layout.inputBytes(), on)), c.ordered,
+                done, where);
         resetStatusAndScratch(layout, where, true);
     }
 
@@ -454,17 +455,18 @@ final class StreamSlot implements AutoCloseable {
                                     bytes, on));
                 }
             }
-        }, done, where);
+        }, c.ordered, done, where);
         resetStatusAndScratch(layout, where, statusOnDevice);
     }
 
     /**
-     * Submits a chunk's input copies through the device's {@link UploadLane}, after this slot's
-     * last wipes and with this slot's stream waiting for them, or on that stream (after its wipes
-     * in stream order) where the device has no lane; {@code done} is recorded after them either way.
+     * Submits a chunk's input copies through the device's {@link UploadLane} when the chunk is
+     * {@code ordered}, after this slot's last wipes and with this slot's stream waiting for them,
+     * or else (or where the device has no lane) on that stream, after its wipes in stream order;
+     * {@code done} is recorded after them either way.
      */
-    private void submitCopies(UploadLane.Copies copies, CUevent done, String where) {
-        UploadLane lane = device.uploads();
+    private void submitCopies(UploadLane.Copies copies, boolean ordered, CUevent done, String where) {
+        UploadLane lane = ordered ? device.uploads() : null;
         if (lane != null) {
             lane.upload(wipePending ? wiped : null, copies, done, stream, where);
             wipePending = false;

@@ -347,7 +347,9 @@ class CudaBackendTest {
      * With helping on, every launch is counted for the kernels' help gate, and a lone launch opens
      * it as soon as its tasks are all taken: warps whose task ended then try later iterations of
      * the tasks still running. Signatures stay exactly the CPU core's, over one chunk and many,
-     * also when published into mapped host memory as each task ends, and the workspace (help records and staged signatures included) is zero afterwards.
+     * also when published into mapped host memory as each task ends, and the workspace (help
+     * records and staged signatures included) is zero afterwards. Only such a backend launches the
+     * helping signing kernels ({@code sign_<set>_help}); by default the plain ones run.
      */
     @Test
     void helpingWarpsGiveTheSameSignaturesAndLeaveNothingBehind() {
@@ -365,6 +367,11 @@ class CudaBackendTest {
             DeviceSet devices = fresh.openDevices();
             for (StreamSlot slot : devices.slots()) {
                 assertTrue(slot.device().launchesCounted() > 0, "launches counted on " + slot.device().description());
+                assertEquals("sign_mldsa87_help", slot.device().kernel(ParameterSet.ML_DSA_87, Operation.SIGN).name());
+                assertEquals("keygen_mldsa87", slot.device().kernel(ParameterSet.ML_DSA_87, Operation.KEYGEN).name());
+            }
+            for (StreamSlot slot : gpu.openDevices().slots()) {
+                assertEquals("sign_mldsa87", slot.device().kernel(ParameterSet.ML_DSA_87, Operation.SIGN).name());
             }
             ParameterSet p = ParameterSet.ML_DSA_87;
             int n = SLOT_TASKS * devices.slots().size();
