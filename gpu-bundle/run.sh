@@ -7,7 +7,7 @@
 #   alltests     every test class of the provider and kat-vectors test jars (the batcher then
 #                runs on the GPU wherever the provider picks its backend itself)
 #   selftest     the CLI's selftest: every known-answer suite against the CUDA backend
-#   throughput   the CLI's throughput table on the CUDA backend (batch 10,000, median of 10)
+#   throughput   the CLI's throughput table on the CUDA backend (batch 10,000, median of 30)
 #   sweep        the CLI's sweep over batch sizes, sweep.csv and charts (a host without fonts
 #                cannot draw them: `sweep --from-csv sweep.csv --out DIR` draws them elsewhere)
 #   jca          the CLI's JCA-path table (1 ... 4096 concurrent callers)

@@ -34,7 +34,7 @@ class ThroughputCliTest {
         assertFalse(s.backendRequested());
         assertEquals(List.of(ParameterSet.values()), s.sets());
         assertEquals(10_000, s.batch());
-        assertEquals(10, s.runs());
+        assertEquals(30, s.runs());
         assertEquals(20, s.warmup());
         assertEquals(1, s.warmupSeconds());
         assertEquals(8, s.samples());

@@ -15,8 +15,9 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * One GPU: its primary context, the kernel module loaded into it and the eighteen entry points
- * (three operations × six parameter sets) with their checked launch configurations.
+ * One GPU: its primary context, the kernel module loaded into it and the eighteen entry points it
+ * launches (three operations × six parameter sets; signing's helping ones when helping is on) with
+ * their checked launch configurations.
  *
  * <p>Ownership: the context is retained on open and released on {@link #close()}; the module is
  * loaded and unloaded with it. Threads that use the device call {@link #bind(String)} first

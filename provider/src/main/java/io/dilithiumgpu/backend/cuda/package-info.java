@@ -9,7 +9,7 @@
  *   <li>{@code BatchAbi}, {@code KernelConfig}, {@code BatchLayout}: the Java mirror of
  *       {@code kernels-cuda/include/batch_abi.h}: entry-point names, launch configurations and
  *       grids, and where each array of a launch lies in a slot's memory.</li>
- *   <li>{@code DeviceContext}: one GPU's primary context, module and eighteen checked kernels.</li>
+ *   <li>{@code DeviceContext}: one GPU's primary context, module and the eighteen checked kernels it launches.</li>
  *   <li>{@code StreamSlot}: one stream with its pinned host block, device block, scratch and
  *       workspace, allocated once and reused (the paper's memory pool); runs one chunk as
  *       pack, upload, launch, download, synchronise, check, unpack, and wipes secrets in
