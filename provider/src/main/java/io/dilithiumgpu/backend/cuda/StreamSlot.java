@@ -27,9 +27,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * and reused by every launch; the slot's worker thread is its only user.
  *
  * <p>A launch: the caller's records are packed straight into the pinned block, uploaded with one
- * copy (through the device's {@link UploadLane} where it has one), the status bytes set to 0xFF
- * and the scratch words to 0, the kernel launched, the outputs downloaded with one copy, the
- * stream synchronised, every status checked and the outputs unpacked. Secrets (see
+ * copy (through the device's {@link UploadLane} when the call has several chunks), the status
+ * bytes set to 0xFF and the scratch words to 0, the kernel launched, the outputs downloaded with
+ * one copy, the stream synchronised, every status checked and the outputs unpacked. Secrets (see
  * {@link BatchLayout}) are wiped from the pinned block and the device block in {@code finally},
  * whatever happened. The kernels wipe the workspace themselves: each worker zeroes its slice and
  * its shared memory before it exits (kernels-cuda schedule.cuh), so the slot clears the workspace
