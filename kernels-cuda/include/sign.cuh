@@ -27,7 +27,7 @@
  * written once no smaller kappa can still be accepted. A task that never opens writes its
  * signature directly, as before. SignTask<P> (sign_<set>) is the same loop without any of that:
  * the helping code held registers even while its gate stayed shut (sm_90 sign_mldsa44: 176 / 336
- * bytes of spill stores / loads against 20 / 36), and signing without it ran 1.6 to 3.7 % faster
+ * bytes of spill stores / loads against 20 / 36), and signing without it ran 1.3 to 3.6 % faster
  * on an H100 (docs/performance.md).
  *
  * Workspace (global, per warp), int32 polynomials:

@@ -27,7 +27,7 @@ import jcuda.driver.CUctx_flags;
  *                         kernels). Off by default: on an H100 a lone launch of 512 tasks at
  *                         levels 3 and 5 finished 10 to 40 % sooner, level 2 even, but batches
  *                         spread over several launches lost 25 %; and the plain signing kernels,
- *                         without the helping code, run 1.6 to 3.7 % faster
+ *                         without the helping code, run 1.3 to 3.6 % faster
  * @param publish          whether signing on registered host memory ({@code HostBuffer}s) writes
  *                         its signatures and statuses from the kernels straight into that memory,
  *                         as each task ends, instead of downloading them after the launch: a
