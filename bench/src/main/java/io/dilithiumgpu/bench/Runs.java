@@ -31,7 +31,7 @@ final class Runs {
      * Untimed, checked runs until at least {@code minRuns} have run and at least {@code minNanos}
      * have passed since the first began; none at all when {@code minRuns} is 0. A host path that
      * is called a few times per run (the CUDA backend's chunk launches) is compiled by the JIT only
-     * after thousands of calls: a count of runs alone leaves a fast stage's host path half warm.
+     * after thousands of calls: a count of runs alone can leave a fast stage's host path still slow.
      *
      * @return the runs done
      */
