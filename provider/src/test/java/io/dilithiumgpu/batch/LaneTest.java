@@ -62,7 +62,10 @@ class LaneTest {
         while (taken < threads * perThread) {
             int size = lane.size();
             Task<?>[] batch = lane.take();
-            assertEquals(Math.min(size, 100), batch.length, "a take returns min(size, maxBatch) tasks");
+            // The adders go on between the two reads: a take returns at most maxBatch tasks, and at
+            // least as many of those counted before it (aTakeReturnsMinOfSizeAndMaxBatch: exactly).
+            assertTrue(batch.length <= 100 && batch.length >= Math.min(size, 100),
+                    "a take of " + batch.length + " tasks after a size of " + size);
             for (Task<?> t : batch) {
                 int[] o = origin.remove(t);
                 assertTrue(o != null, "a task taken twice, or never added");
@@ -83,6 +86,19 @@ class LaneTest {
         assertTrue(lane.isEmpty());
         assertEquals(0, lane.take().length);
         assertEquals(Long.MAX_VALUE, lane.oldestNanos());
+    }
+
+    @Test
+    void aTakeReturnsMinOfSizeAndMaxBatch() {
+        Lane lane = new Lane(Operation.VERIFY, ParameterSet.ML_DSA_44, 100, 1);
+        for (int i = 0; i < 250; i++) {
+            assertEquals(i + 1, lane.add(task(i)));
+        }
+        for (int expected : new int[] {100, 100, 50, 0}) {
+            assertEquals(expected, Math.min(lane.size(), 100));
+            assertEquals(expected, lane.take().length);
+        }
+        assertTrue(lane.isEmpty());
     }
 
     @Test
