@@ -48,8 +48,9 @@
  *   extern "C" __device__ struct { uint32_t started; int32_t unclaimed; const uint32_t *launched; }
  *       dg_help_gate;   (16 bytes)
  * lets the idle warps of sign_<set>_help launches help other tasks' rejection loops once the
- * device has no task left to start (every entry point counts its launch and tasks there). A host that wants it stores, at offset 8, the device address of a 32-bit count in mapped
- * host memory, and adds 1 to that count before every launch of any entry point on the device
+ * device has no task left to start (every entry point counts its launch and tasks there). A host
+ * that wants it stores, at offset 8, the device address of a 32-bit count in mapped host memory,
+ * and adds 1 to that count before every launch of any entry point on the device
  * (and takes it back when the driver refuses the launch). While the pointer is null (as loaded),
  * the gate stays shut and the kernels never help.
  *

@@ -1,5 +1,6 @@
 package io.dilithiumgpu.bench;
 
+import java.math.BigDecimal;
 import java.util.Locale;
 
 /** Number formats of the text tables (the CSV files carry plain numbers). */
@@ -23,7 +24,7 @@ final class Format {
 
     /** Seconds without needless decimals: {@code 1 s}, {@code 0.25 s}. */
     static String seconds(double seconds) {
-        return new java.math.BigDecimal(Double.toString(seconds)).stripTrailingZeros().toPlainString() + " s";
+        return new BigDecimal(Double.toString(seconds)).stripTrailingZeros().toPlainString() + " s";
     }
 
     /** A ratio as a whole percentage: {@code 87%}; {@code <1%} for a positive ratio below 0.5%. */

@@ -50,7 +50,6 @@ public final class ThroughputCli implements Subcommand {
             return (long) (warmupSeconds * 1e9);
         }
 
-
         /** The options, with {@code --quick}'s smaller defaults where it is given. */
         static Settings of(Args args) throws UsageException {
             boolean quick = args.flag("quick");
