@@ -36,7 +36,7 @@ public final class DilithiumGpuProvider extends Provider {
     /** The provider name. */
     public static final String NAME = "DilithiumGPU";
 
-    private static final String VERSION = "0.1.0";
+    private static final String VERSION = ProviderVersion.read();
     private static final String INFO = "ML-DSA (FIPS 204), HashML-DSA and CRYSTALS-Dilithium round 3.1, "
             + "batched on CUDA GPUs or all CPU cores";
 

@@ -49,6 +49,11 @@ final class BatchBench implements AutoCloseable {
         String label() {
             return name().toLowerCase(Locale.ROOT);
         }
+
+        @Override
+        public String toString() {
+            return label();
+        }
     }
 
     private final Backend backend;

@@ -8,6 +8,9 @@ import io.dilithiumgpu.batch.BatcherMXBean;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.Scheme;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -28,41 +31,55 @@ import java.util.concurrent.atomic.LongAdder;
  * of {@code --completers} platform threads, which complete every waiting future once per batch
  * time: the least any blocking single-call API over a batching engine costs on this host and JDK.
  */
-final class BatcherCli implements Subcommand {
+@Command(name = "batcher", description = "the batcher alone over a stand-in backend with a fixed batch time: ops/s"
+        + " and where a request's time goes")
+final class BatcherCli extends Subcommand {
     static final List<Integer> DEFAULT_CALLERS = List.of(256, 1024, 4096);
 
-    @Override
-    public String name() {
-        return "batcher";
+    /** What {@code --backend} puts behind the callers. */
+    enum BackendChoice {
+        STANDIN, CUDA, NONE;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
-    @Override
-    public String summary() {
-        return "the batcher alone over a stand-in backend with a fixed batch time: ops/s and where a request's time goes";
-    }
+    @Option(names = "--callers", paramLabel = "LIST", split = ",", converter = OptionTypes.PositiveCount.class,
+            description = "concurrency levels (default 256,1024,4096)")
+    List<Integer> callers;
+
+    @Option(names = "--batch-micros", paramLabel = "N", converter = OptionTypes.Count.class,
+            description = "the stand-in backend's time per batch (default ${DEFAULT-VALUE})")
+    int batchMicros = 2000;
+
+    @Option(names = "--backend", paramLabel = "standin|cuda|none", description = "the stand-in (default), the CUDA"
+            + " backend verifying a valid signature (the batcher and a real backend without the JCA layers), or none:"
+            + " no batcher, futures completed by --completers threads once per batch time (the JDK's floor)")
+    BackendChoice backend = BackendChoice.STANDIN;
+
+    @Option(names = "--completers", paramLabel = "N", converter = OptionTypes.Count.class,
+            description = "with --backend none: threads completing the futures (default ${DEFAULT-VALUE})")
+    int completers = 1;
+
+    @Option(names = "--seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
+            description = "measured time per level (default ${DEFAULT-VALUE})")
+    double seconds = 2;
+
+    @Option(names = "--warmup-seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
+            description = "unmeasured time before each level (default ${DEFAULT-VALUE})")
+    double warmupSeconds = 1;
 
     @Override
-    public List<Option> options() {
-        return List.of(
-                Option.valued("callers", "LIST", "concurrency levels (default 256,1024,4096)"),
-                Option.valued("batch-micros", "N", "the stand-in backend's time per batch (default 2000)"),
-                Option.valued("backend", "standin|cuda|none", "the stand-in (default), the CUDA backend verifying a"
-                        + " valid signature (the batcher and a real backend without the JCA layers), or none: no"
-                        + " batcher, futures completed by --completers threads once per batch time (the JDK's floor)"),
-                Option.valued("completers", "N", "with --backend none: threads completing the futures (default 1)"),
-                Option.valued("seconds", "S", "measured time per level (default 2)"),
-                Option.valued("warmup-seconds", "S", "unmeasured time before each level (default 1)"));
-    }
-
-    @Override
-    public int run(Args args, PrintStream out) throws Exception {
-        List<Integer> levels = args.counts("callers", DEFAULT_CALLERS);
-        long batchNanos = args.count("batch-micros", 2000) * 1000L;
-        long measure = (long) (args.seconds("seconds", 2) * 1e9);
-        long warmup = (long) (args.seconds("warmup-seconds", 1) * 1e9);
-        String backendName = args.choice("backend", "standin", "standin", "cuda", "none");
-        if (backendName.equals("none")) {
-            return runHandOff(levels, batchNanos, args.count("completers", 1), warmup, measure, out);
+    int run(PrintStream out) throws Exception {
+        List<Integer> levels = callers == null ? DEFAULT_CALLERS : callers;
+        long batchNanos = batchMicros * 1000L;
+        long measure = (long) (seconds * 1e9);
+        long warmup = (long) (warmupSeconds * 1e9);
+        String backendName = backend.toString();
+        if (backend == BackendChoice.NONE) {
+            return runHandOff(levels, batchNanos, completers, warmup, measure, out);
         }
         BatchConfig config = BatchConfig.builder(System.getProperties()).build();
         ParameterSet p = ParameterSet.ML_DSA_44;

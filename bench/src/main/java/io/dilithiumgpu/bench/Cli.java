@@ -1,29 +1,46 @@
 package io.dilithiumgpu.bench;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.ScopeType;
+
 import java.io.PrintStream;
-import java.util.Arrays;
-import java.util.HashSet;
-import java.util.List;
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.util.Set;
 
 /**
- * The command line of {@code dilithium-gpu-bench.jar}: {@code demo} (the default), {@code
- * throughput}, {@code sweep}, {@code jca} and {@code selftest}.
+ * The command line of {@code dilithium-gpu-bench.jar} (picocli): one {@link Subcommand} class per
+ * subcommand, listed below; {@code demo} runs when no subcommand is named.
  *
  * <p>Exit status: 0 when everything ran and every result checked out; 1 when a result was wrong,
  * a known-answer test failed or a backend failed; 2 for a command line that cannot run.
  */
+@Command(name = Cli.JAR, mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,
+        versionProvider = CliVersion.class, sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Benchmarks, demo and self-test of the dilithium-gpu JCA provider.",
+                "'demo' runs when no subcommand is given; '<subcommand> --help' lists its options."},
+        subcommands = {
+                DemoCli.class,
+                ThroughputCli.class,
+                SweepCli.class,
+                JcaCli.class,
+                BatcherCli.class,
+                SelftestCli.class,
+                HelpCommand.class,
+        })
 public final class Cli {
     static final int OK = 0;
     static final int FAILED = 1;
     static final int USAGE = 2;
 
     static final String JAR = "java -jar bench/target/dilithium-gpu-bench.jar";
+    static final String DEFAULT_SUBCOMMAND = "demo";
 
-    private static final List<Subcommand> SUBCOMMANDS = List.of(
-            new DemoCli(), new ThroughputCli(), new SweepCli(), new JcaCli(), new BatcherCli(), new SelftestCli());
-
-    private Cli() {}
+    /** The options the top level itself takes; any other leading option goes to {@code demo}. */
+    private static final Set<String> OWN_OPTIONS = Set.of("-h", "--help", "-V", "--version");
 
     public static void main(String[] argv) {
         System.exit(run(argv, System.out, System.err));
@@ -31,105 +48,81 @@ public final class Cli {
 
     /** Runs one command line; returns its exit status. */
     static int run(String[] argv, PrintStream out, PrintStream err) {
-        if (argv.length == 1 && (argv[0].equals("help") || argv[0].equals("--help") || argv[0].equals("-h"))) {
-            out.print(overview());
-            return OK;
-        }
-        Subcommand command;
-        try {
-            command = select(argv);
-        } catch (UsageException e) {
-            err.println("error: " + e.getMessage());
-            err.print(overview());
-            return USAGE;
-        }
-        boolean named = argv.length > 0 && !argv[0].startsWith("--");
-        return run(command, Arrays.asList(argv).subList(named ? 1 : 0, argv.length), out, err);
+        return commandLine(out, err).execute(withDefaultSubcommand(argv));
     }
 
-    /** Runs a subcommand on its own arguments; the entry point of each subcommand's {@code main}. */
-    static int run(Subcommand command, List<String> argv, PrintStream out, PrintStream err) {
-        Args args;
-        try {
-            args = parse(command, argv);
-        } catch (UsageException e) {
-            err.println("error: " + e.getMessage());
-            err.print(usage(command));
-            return USAGE;
+    /** {@code argv}, with {@code demo} in front when it names no subcommand. */
+    static String[] withDefaultSubcommand(String[] argv) {
+        if (argv.length > 0 && (!argv[0].startsWith("-") || OWN_OPTIONS.contains(argv[0]))) {
+            return argv;
         }
-        if (args.flag("help")) {
-            out.print(usage(command));
-            return OK;
-        }
-        try {
-            return command.run(args, out);
-        } catch (UsageException e) {
-            err.println("error: " + e.getMessage());
-            err.print(usage(command));
-            return USAGE;
-        } catch (Exception e) {
-            err.println(command.name() + " failed: " + e);
+        String[] withDemo = new String[argv.length + 1];
+        withDemo[0] = DEFAULT_SUBCOMMAND;
+        System.arraycopy(argv, 0, withDemo, 1, argv.length);
+        return withDemo;
+    }
+
+    /** The command line over every subcommand, reporting to {@code out} and {@code err}. */
+    static CommandLine commandLine(PrintStream out, PrintStream err) {
+        CommandLine cli = new CommandLine(new Cli());
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
+        cli.setOut(writer(out));
+        cli.setErr(writer(err));
+        cli.setExecutionStrategy(parsed -> {
+            for (ParseResult p = parsed; p != null; p = p.subcommand()) {
+                if (p.commandSpec().userObject() instanceof Subcommand s) {
+                    s.printTo(out);
+                }
+            }
+            return new CommandLine.RunLast().execute(parsed);
+        });
+        cli.setParameterExceptionHandler((e, args) -> usageError(e.getMessage(), e.getCommandLine(), err));
+        cli.setExecutionExceptionHandler((e, command, parsed) -> {
+            if (e instanceof UsageException) {
+                return usageError(e.getMessage(), command, err);
+            }
+            err.println(command.getCommandName() + " failed: " + e);
             for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
                 err.println("  caused by: " + c);
             }
             return FAILED;
-        }
+        });
+        return cli;
     }
 
     /**
-     * The subcommand a command line selects: its first word, or {@code demo} when there is none
-     * or the line starts with an option.
+     * Parses {@code argv} into {@code command}'s option fields alone, running nothing.
+     *
+     * @throws CommandLine.ParameterException when the command line is not valid
      */
-    static Subcommand select(String[] argv) throws UsageException {
-        if (argv.length == 0 || argv[0].startsWith("--")) {
-            return SUBCOMMANDS.get(0);
-        }
-        for (Subcommand s : SUBCOMMANDS) {
-            if (s.name().equals(argv[0])) {
-                return s;
+    static <T extends Subcommand> T parse(T command, String... argv) {
+        new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(argv);
+        return command;
+    }
+
+    private static int usageError(String message, CommandLine command, PrintStream err) {
+        err.println("error: " + message);
+        command.usage(err);
+        return USAGE;
+    }
+
+    /** A writer onto {@code stream} that keeps the stream's own character encoding. */
+    private static PrintWriter writer(PrintStream stream) {
+        return new PrintWriter(new Writer() {
+            @Override
+            public void write(char[] chars, int offset, int length) {
+                stream.print(new String(chars, offset, length));
             }
-        }
-        throw new UsageException("unknown subcommand: " + argv[0]);
-    }
 
-    static Args parse(Subcommand command, List<String> argv) throws UsageException {
-        Set<String> valued = new HashSet<>();
-        Set<String> flags = new HashSet<>();
-        flags.add("help");
-        for (Subcommand.Option o : command.options()) {
-            (o.isFlag() ? flags : valued).add(o.name());
-        }
-        return Args.parse(argv, valued, flags);
-    }
+            @Override
+            public void flush() {
+                stream.flush();
+            }
 
-    static String overview() {
-        StringBuilder sb = new StringBuilder("usage: " + JAR + " [subcommand] [options]\n\nsubcommands:\n");
-        int width = SUBCOMMANDS.stream().mapToInt(s -> s.name().length()).max().orElse(0);
-        for (Subcommand s : SUBCOMMANDS) {
-            sb.append("  ").append(pad(s.name(), width)).append("  ").append(s.summary()).append('\n');
-        }
-        sb.append("\n'demo' runs when no subcommand is given; '<subcommand> --help' lists its options.\n");
-        return sb.toString();
-    }
-
-    static String usage(Subcommand command) {
-        StringBuilder sb = new StringBuilder("usage: " + JAR + " " + command.name() + " [options]\n");
-        sb.append(command.summary()).append("\n\noptions:\n");
-        int width = 0;
-        for (Subcommand.Option o : command.options()) {
-            width = Math.max(width, optionSyntax(o).length());
-        }
-        for (Subcommand.Option o : command.options()) {
-            sb.append("  ").append(pad(optionSyntax(o), width)).append("  ").append(o.help()).append('\n');
-        }
-        return sb.toString();
-    }
-
-    private static String optionSyntax(Subcommand.Option o) {
-        return "--" + o.name() + (o.isFlag() ? "" : " " + o.value());
-    }
-
-    private static String pad(String s, int width) {
-        return s + " ".repeat(Math.max(0, width - s.length()));
+            @Override
+            public void close() {
+                stream.flush();
+            }
+        }, true);
     }
 }

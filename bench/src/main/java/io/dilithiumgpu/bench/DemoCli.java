@@ -7,6 +7,9 @@ import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.spec.MLDSAParameterSpec;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 import javax.security.auth.DestroyFailedException;
 import javax.security.auth.Destroyable;
 import java.io.PrintStream;
@@ -36,7 +39,9 @@ import java.util.concurrent.TimeUnit;
  * and check that a changed message (and, for ML-DSA, another context) is rejected; then many
  * concurrent callers sign and verify for a short time to show the batched throughput.
  */
-public final class DemoCli implements Subcommand {
+@Command(name = "demo",
+        description = "keygen, KeyFactory, sign, verify through plain JCA for the six sets, then concurrent ops/s")
+public final class DemoCli extends Subcommand {
     static final int DEFAULT_CALLERS = 256;
     static final double DEFAULT_SECONDS = 1.0;
     /** Unmeasured time at the start of each measurement, while the callers start up. */
@@ -46,28 +51,20 @@ public final class DemoCli implements Subcommand {
     private static final byte[] CONTEXT = "dilithium-gpu demo".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] MESSAGE = "The quick brown fox jumps over the lazy dog".getBytes(StandardCharsets.US_ASCII);
 
-    public static void main(String[] args) {
-        System.exit(Cli.run(new DemoCli(), List.of(args), System.out, System.err));
-    }
+    @Option(names = "--sets", paramLabel = "LIST", converter = OptionTypes.Sets.class,
+            description = "parameter sets (default all six)")
+    OptionTypes.SetList sets = OptionTypes.SetList.ALL;
 
-    @Override
-    public String name() {
-        return "demo";
-    }
+    @Option(names = "--callers", paramLabel = "N", converter = OptionTypes.PositiveCount.class,
+            description = "concurrent callers for the ops/s part (default ${DEFAULT-VALUE})")
+    int callers = DEFAULT_CALLERS;
 
-    @Override
-    public String summary() {
-        return "keygen, KeyFactory, sign, verify through plain JCA for the six sets, then concurrent ops/s";
-    }
+    @Option(names = "--seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
+            description = "measured time per operation and set (default ${DEFAULT-VALUE})")
+    double seconds = DEFAULT_SECONDS;
 
-    @Override
-    public List<Option> options() {
-        return List.of(
-                Option.valued("sets", "LIST", "parameter sets (default all six)"),
-                Option.valued("callers", "N", "concurrent callers for the ops/s part (default " + DEFAULT_CALLERS + ")"),
-                Option.valued("seconds", "S", "measured time per operation and set (default " + DEFAULT_SECONDS + ")"),
-                Option.valued("out", "DIR", "also write demo.csv there"));
-    }
+    @Option(names = "--out", paramLabel = "DIR", description = "also write demo.csv there")
+    Path outDir;
 
     /** What the JCA calls did for one set. */
     record Outcome(ParameterSet set, int publicKeyBytes, int x509Bytes, int pkcs8Bytes, int signatureBytes,
@@ -81,10 +78,8 @@ public final class DemoCli implements Subcommand {
     record Speed(ParameterSet set, double signOps, double verifyOps) {}
 
     @Override
-    public int run(Args args, PrintStream out) throws Exception {
-        List<ParameterSet> sets = args.sets("sets");
-        int callers = args.positiveCount("callers", DEFAULT_CALLERS);
-        double seconds = args.seconds("seconds", DEFAULT_SECONDS);
+    int run(PrintStream out) throws Exception {
+        List<ParameterSet> sets = this.sets.sets();
 
         Provider provider = new DilithiumGpuProvider();
         Security.addProvider(provider);
@@ -153,8 +148,8 @@ public final class DemoCli implements Subcommand {
                 Engines.MBEAN_NAME, Format.count(m.getOperationCount()), Format.count(m.getBatchCount()),
                 m.getMeanBatchSize(), m.getMaxObservedBatchSize(), m.getFallbackCount());
         problems.forEach(out::println);
-        if (args.path("out").isPresent()) {
-            Path file = args.path("out").get().resolve("demo.csv");
+        if (outDir != null) {
+            Path file = outDir.resolve("demo.csv");
             csv(outcomes, speeds).write(file);
             out.println("wrote " + file);
         }

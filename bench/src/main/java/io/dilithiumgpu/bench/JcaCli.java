@@ -5,6 +5,9 @@ import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.core.ParameterSet;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 import javax.security.auth.DestroyFailedException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -25,7 +28,9 @@ import java.util.SplittableRandom;
  * loop (closed loop); then latency percentiles with calls arriving at half the peak throughput on
  * a fixed schedule (open loop), measured from each call's scheduled arrival.
  */
-public final class JcaCli implements Subcommand {
+@Command(name = "jca",
+        description = "Signature.sign()/verify() ops/s at 1..4096 concurrent callers, p50/p99 latency at half the peak")
+public final class JcaCli extends Subcommand {
     static final List<Integer> DEFAULT_CALLERS = List.of(1, 16, 256, 1024, 4096);
     static final double DEFAULT_SECONDS = 2.0;
     static final double DEFAULT_WARMUP_SECONDS = 0.5;
@@ -34,9 +39,29 @@ public final class JcaCli implements Subcommand {
     /** Callers of the warm-up pass over every set before the first measurement. */
     static final int WARMUP_CALLERS = 64;
 
-    public static void main(String[] args) {
-        System.exit(Cli.run(new JcaCli(), List.of(args), System.out, System.err));
-    }
+    @Option(names = "--sets", paramLabel = "LIST", converter = OptionTypes.Sets.class,
+            description = "parameter sets (default all six)")
+    OptionTypes.SetList sets = OptionTypes.SetList.ALL;
+
+    @Option(names = "--ops", paramLabel = "LIST", split = ",", converter = OptionTypes.OperationName.class,
+            description = "sign and/or verify (default both)")
+    List<Operation> ops;
+
+    @Option(names = "--callers", paramLabel = "LIST", split = ",", converter = OptionTypes.PositiveCount.class,
+            description = "concurrency levels (default 1,16,256,1024,4096)")
+    List<Integer> callers;
+
+    @Option(names = "--seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
+            description = "measured time per level, and of the latency run (default ${DEFAULT-VALUE})")
+    double seconds = DEFAULT_SECONDS;
+
+    @Option(names = "--warmup-seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
+            description = "unmeasured time before each level, and per set and operation in a warm-up pass before"
+                    + " the first (default ${DEFAULT-VALUE})")
+    double warmupSeconds = DEFAULT_WARMUP_SECONDS;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "also write jca.csv and jca-latency.csv there")
+    Path outDir;
 
     /** Throughput of one (set, operation) at each concurrency, and latency at half the peak. */
     record Result(ParameterSet set, Operation op, List<Integer> callers, double[] opsPerSecond,
@@ -51,35 +76,12 @@ public final class JcaCli implements Subcommand {
     }
 
     @Override
-    public String name() {
-        return "jca";
-    }
-
-    @Override
-    public String summary() {
-        return "Signature.sign()/verify() ops/s at 1..4096 concurrent callers, p50/p99 latency at half the peak";
-    }
-
-    @Override
-    public List<Option> options() {
-        return List.of(
-                Option.valued("sets", "LIST", "parameter sets (default all six)"),
-                Option.valued("ops", "LIST", "sign and/or verify (default both)"),
-                Option.valued("callers", "LIST", "concurrency levels (default 1,16,256,1024,4096)"),
-                Option.valued("seconds", "S", "measured time per level, and of the latency run (default "
-                        + DEFAULT_SECONDS + ")"),
-                Option.valued("warmup-seconds", "S", "unmeasured time before each level, and per set and"
-                        + " operation in a warm-up pass before the first (default " + DEFAULT_WARMUP_SECONDS + ")"),
-                Option.valued("out", "DIR", "also write jca.csv and jca-latency.csv there"));
-    }
-
-    @Override
-    public int run(Args args, PrintStream out) throws Exception {
-        List<ParameterSet> sets = args.sets("sets");
-        List<Operation> ops = operations(args);
-        List<Integer> levels = args.counts("callers", DEFAULT_CALLERS);
-        long measure = (long) (args.seconds("seconds", DEFAULT_SECONDS) * 1e9);
-        long warmup = (long) (args.seconds("warmup-seconds", DEFAULT_WARMUP_SECONDS) * 1e9);
+    int run(PrintStream out) throws Exception {
+        List<ParameterSet> sets = this.sets.sets();
+        List<Operation> ops = operations();
+        List<Integer> levels = callers == null ? DEFAULT_CALLERS : callers;
+        long measure = (long) (seconds * 1e9);
+        long warmup = (long) (warmupSeconds * 1e9);
 
         Provider provider = new DilithiumGpuProvider();
         String selection = SharedBatcher.openAndExplain();
@@ -128,8 +130,8 @@ public final class JcaCli implements Subcommand {
         out.println();
         out.print(table(results, levels).render());
         problems.forEach(out::println);
-        if (args.path("out").isPresent()) {
-            Path dir = args.path("out").get();
+        if (outDir != null) {
+            Path dir = outDir;
             throughputCsv(results).write(dir.resolve("jca.csv"));
             latencyCsv(results).write(dir.resolve("jca-latency.csv"));
             out.println("wrote " + dir.resolve("jca.csv") + " and " + dir.resolve("jca-latency.csv"));
@@ -138,15 +140,14 @@ public final class JcaCli implements Subcommand {
     }
 
     /** {@code --ops}: sign and/or verify; both by default. */
-    static List<Operation> operations(Args args) throws UsageException {
-        if (!args.has("ops")) {
+    List<Operation> operations() throws UsageException {
+        if (ops == null) {
             return List.of(Operation.SIGN, Operation.VERIFY);
         }
-        List<Operation> ops = args.operations("ops");
         if (ops.contains(Operation.KEYGEN)) {
             throw new UsageException("--ops takes sign and verify here");
         }
-        return ops;
+        return OptionTypes.inOrder(ops);
     }
 
     private static Result measure(JcaLoad load, ParameterSet p, Operation op, List<Integer> levels,

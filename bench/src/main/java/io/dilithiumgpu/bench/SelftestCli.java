@@ -12,6 +12,9 @@ import io.dilithiumgpu.kat.KatSuite;
 import io.dilithiumgpu.kat.KatSuites;
 import io.dilithiumgpu.kat.SuiteReport;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -26,41 +29,39 @@ import java.util.Locale;
  * ACVP, Wycheproof) against one backend: the one the provider would select, or the one named by
  * {@code --backend}. Prints the per-suite counts; exits with status 1 on any failure.
  */
-public final class SelftestCli implements Subcommand {
+@Command(name = "selftest",
+        description = "all known-answer suites (NIST r3.1 KAT, ACVP, Wycheproof) against a backend")
+public final class SelftestCli extends Subcommand {
     /** Failures listed one per line before the rest are summarised. */
     static final int LISTED_FAILURES = 20;
     /** A vector directory shipped beside the jar or in the working directory. */
     static final String BUNDLED = "vectors";
 
-    public static void main(String[] args) {
-        System.exit(Cli.run(new SelftestCli(), List.of(args), System.out, System.err));
+    /** The backend {@code --backend} puts under test. */
+    enum BackendChoice {
+        AUTO, CPU, CUDA;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
-    @Override
-    public String name() {
-        return "selftest";
-    }
+    @Option(names = "--backend", paramLabel = "auto|cpu|cuda", description = "backend under test (default: what the"
+            + " provider selects, i.e. " + BatchConfig.BACKEND_PROPERTY + ", else auto)")
+    BackendChoice backend;
+
+    @Option(names = "--kat-dir", paramLabel = "DIR", description = "vector directory with SHA256SUMS (default"
+            + " -Dkat.dir, " + KatDirectory.FALLBACK + " from the repository root, or ./" + BUNDLED + ")")
+    Path katDir;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "also write selftest.csv there")
+    Path outDir;
 
     @Override
-    public String summary() {
-        return "all known-answer suites (NIST r3.1 KAT, ACVP, Wycheproof) against a backend";
-    }
-
-    @Override
-    public List<Option> options() {
-        return List.of(
-                Option.valued("backend", "auto|cpu|cuda", "backend under test (default: what the provider selects,"
-                        + " i.e. " + BatchConfig.BACKEND_PROPERTY + ", else auto)"),
-                Option.valued("kat-dir", "DIR", "vector directory with SHA256SUMS (default -Dkat.dir, "
-                        + KatDirectory.FALLBACK + " from the repository root, or ./" + BUNDLED + ")"),
-                Option.valued("out", "DIR", "also write selftest.csv there"));
-    }
-
-    @Override
-    public int run(Args args, PrintStream out) throws Exception {
-        String policy = args.choice("backend",
-                System.getProperty(BatchConfig.BACKEND_PROPERTY, BackendPolicy.AUTO.toString()), "auto", "cpu", "cuda");
-        Path dir = vectorDirectory(args);
+    int run(PrintStream out) throws Exception {
+        String policy = backend != null ? backend.toString() : configuredPolicy();
+        Path dir = vectorDirectory(katDir);
         Backend backend;
         String why;
         if (policy.equals("auto")) {
@@ -104,8 +105,8 @@ public final class SelftestCli implements Subcommand {
             out.println("... and " + (failures.size() - LISTED_FAILURES) + " more failures");
         }
         dataProblems.forEach(p -> out.println("NOT RUN " + p));
-        if (args.path("out").isPresent()) {
-            Path file = args.path("out").get().resolve("selftest.csv");
+        if (outDir != null) {
+            Path file = outDir.resolve("selftest.csv");
             csv(backend.name(), reports).write(file);
             out.println("wrote " + file);
         }
@@ -115,14 +116,25 @@ public final class SelftestCli implements Subcommand {
         return ok ? Cli.OK : Cli.FAILED;
     }
 
+    /** {@link BatchConfig#BACKEND_PROPERTY} when it names auto, cpu or cuda; else a usage error. */
+    private static String configuredPolicy() throws UsageException {
+        String v = System.getProperty(BatchConfig.BACKEND_PROPERTY, BackendPolicy.AUTO.toString()).toLowerCase(Locale.ROOT);
+        for (BackendChoice c : BackendChoice.values()) {
+            if (c.toString().equals(v)) {
+                return v;
+            }
+        }
+        throw new UsageException(BatchConfig.BACKEND_PROPERTY + " must be auto, cpu or cuda here: " + v);
+    }
+
     /**
      * The vector directory: {@code --kat-dir}; else {@link KatDirectory#locate()} (the {@code kat.dir}
      * property or {@code ../shared/kat-vectors} from the repository root); else a {@code vectors/}
      * directory in the working directory or beside the jar.
      */
-    static Path vectorDirectory(Args args) throws UsageException {
-        if (args.has("kat-dir")) {
-            Path dir = args.path("kat-dir").orElseThrow();
+    static Path vectorDirectory(Path katDir) throws UsageException {
+        if (katDir != null) {
+            Path dir = katDir;
             if (!Files.isRegularFile(dir.resolve(KatFiles.SUMS))) {
                 throw new UsageException("--kat-dir " + dir + " has no " + KatFiles.SUMS);
             }

@@ -1,41 +1,32 @@
 package io.dilithiumgpu.bench;
 
 import java.io.PrintStream;
-import java.util.List;
+import java.util.concurrent.Callable;
 
 /**
- * One subcommand of {@link Cli}. Its options are declared up front, so the usage text and the
- * parser agree and an unknown option is an error.
+ * One subcommand of {@link Cli}: a picocli {@code @Command} whose {@code @Option} fields hold its
+ * parsed options. A new subcommand is such a class plus one line in {@link Cli}'s list; it inherits
+ * {@code -h}/{@code --help} and {@code -V}/{@code --version}.
  */
-interface Subcommand {
+abstract class Subcommand implements Callable<Integer> {
+    private PrintStream out = System.out;
 
-    /** An option: a flag when {@code value} is null, else {@code --name VALUE}. */
-    record Option(String name, String value, String help) {
-        static Option flag(String name, String help) {
-            return new Option(name, null, help);
-        }
-
-        static Option valued(String name, String value, String help) {
-            return new Option(name, value, help);
-        }
-
-        boolean isFlag() {
-            return value == null;
-        }
+    /** Where {@link #run} writes its report; {@link Cli} sets it before running the command. */
+    final void printTo(PrintStream out) {
+        this.out = out;
     }
 
-    /** The word that selects it on the command line. */
-    String name();
-
-    /** One line for the list of subcommands. */
-    String summary();
-
-    List<Option> options();
+    @Override
+    public final Integer call() throws Exception {
+        return run(out);
+    }
 
     /**
-     * Runs the subcommand, writing its report to {@code out}.
+     * Runs the subcommand on its parsed options, writing its report to {@code out}.
      *
-     * @return the exit status: 0 when everything ran and checked out, 1 when something failed
+     * @return the exit status: {@link Cli#OK} when everything ran and checked out, {@link Cli#FAILED}
+     *         when something failed
+     * @throws UsageException when the options, valid one by one, cannot run together
      */
-    int run(Args args, PrintStream out) throws Exception;
+    abstract int run(PrintStream out) throws Exception;
 }

@@ -6,6 +6,9 @@ import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.cuda.CudaConfig;
 import io.dilithiumgpu.core.ParameterSet;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -22,17 +25,15 @@ import java.util.SplittableRandom;
  * one PNG chart per parameter set. Each batch size gets fresh keys ({@link BatchBench}); stages
  * that are not measured but feed a measured one (keygen before sign) run once, checked, untimed.
  */
-public final class SweepCli implements Subcommand {
+@Command(name = "sweep",
+        description = "throughput against batch size (and cuda streams): table, sweep.csv, a PNG chart per set")
+public final class SweepCli extends Subcommand {
     static final List<Integer> DEFAULT_SIZES =
             List.of(100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000);
     static final int DEFAULT_RUNS = 5;
     static final int DEFAULT_WARMUP = 1;
     /** Stands for "the backend's configured streams" in {@link Point#streams()}. */
     static final int CONFIGURED_STREAMS = 0;
-
-    public static void main(String[] args) {
-        System.exit(Cli.run(new SweepCli(), List.of(args), System.out, System.err));
-    }
 
     /** One measured point; {@code streams} is {@link #CONFIGURED_STREAMS} unless swept. */
     record Point(ParameterSet set, Operation op, int streams, int batch, Stats.Summary summary) {}
@@ -41,39 +42,62 @@ public final class SweepCli implements Subcommand {
     private record Plan(List<ParameterSet> sets, List<Operation> ops, List<Integer> sizes, int runs, int warmup,
                         int samples) {}
 
-    @Override
-    public String name() {
-        return "sweep";
+    /** The backends {@code --backend} selects. */
+    enum BackendChoice {
+        CPU, CUDA;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
-    @Override
-    public String summary() {
-        return "throughput against batch size (and cuda streams): table, sweep.csv, a PNG chart per set";
-    }
+    @Option(names = "--out", paramLabel = "DIR", required = true,
+            description = "where sweep.csv and sweep-<set>.png go (required)")
+    Path outDir;
+
+    @Option(names = "--from-csv", paramLabel = "FILE", description = "measure nothing: draw the charts of an earlier"
+            + " sweep.csv (e.g. one measured on a GPU host without fonts)")
+    Path fromCsv;
+
+    @Option(names = "--backend", paramLabel = "cpu|cuda",
+            description = "backend to measure (default cuda, else cpu with the reason)")
+    BackendChoice backend;
+
+    @Option(names = "--sets", paramLabel = "LIST", converter = OptionTypes.Sets.class,
+            description = "parameter sets (default ML-DSA-44)")
+    OptionTypes.SetList sets = OptionTypes.SetList.of(ParameterSet.ML_DSA_44);
+
+    @Option(names = "--ops", paramLabel = "LIST", split = ",", converter = OptionTypes.OperationName.class,
+            description = "operations among keygen,sign,verify (default all three)")
+    List<Operation> ops;
+
+    @Option(names = "--sizes", paramLabel = "LIST", split = ",", converter = OptionTypes.PositiveCount.class,
+            description = "batch sizes (default 100,200,500,1k,2k,5k,10k,20k,50k,100k)")
+    List<Integer> sizes;
+
+    @Option(names = "--streams", paramLabel = "LIST", split = ",", converter = OptionTypes.PositiveCount.class,
+            description = "cuda only: streams per GPU to sweep, e.g. 1,2,4,8 (default: the configured "
+                    + CudaConfig.PREFIX + "streams)")
+    List<Integer> streams;
+
+    @Option(names = "--runs", paramLabel = "N", converter = OptionTypes.PositiveCount.class,
+            description = "timed runs per point, median reported (default ${DEFAULT-VALUE})")
+    int runs = DEFAULT_RUNS;
+
+    @Option(names = "--warmup", paramLabel = "N", converter = OptionTypes.Count.class,
+            description = "untimed runs first (default ${DEFAULT-VALUE})")
+    int warmup = DEFAULT_WARMUP;
+
+    @Option(names = "--samples", paramLabel = "N", converter = OptionTypes.PositiveCount.class,
+            description = "records per run recomputed by the CPU core (default ${DEFAULT-VALUE})")
+    int samples = ThroughputCli.DEFAULT_SAMPLES;
 
     @Override
-    public List<Option> options() {
-        return List.of(
-                Option.valued("out", "DIR", "where sweep.csv and sweep-<set>.png go (required)"),
-                Option.valued("from-csv", "FILE", "measure nothing: draw the charts of an earlier sweep.csv"
-                        + " (e.g. one measured on a GPU host without fonts)"),
-                Option.valued("backend", "cpu|cuda", "backend to measure (default cuda, else cpu with the reason)"),
-                Option.valued("sets", "LIST", "parameter sets (default ML-DSA-44)"),
-                Option.valued("ops", "LIST", "operations among keygen,sign,verify (default all three)"),
-                Option.valued("sizes", "LIST", "batch sizes (default 100,200,500,1k,2k,5k,10k,20k,50k,100k)"),
-                Option.valued("streams", "LIST", "cuda only: streams per GPU to sweep, e.g. 1,2,4,8"
-                        + " (default: the configured " + CudaConfig.PREFIX + "streams)"),
-                Option.valued("runs", "N", "timed runs per point, median reported (default " + DEFAULT_RUNS + ")"),
-                Option.valued("warmup", "N", "untimed runs first (default " + DEFAULT_WARMUP + ")"),
-                Option.valued("samples", "N", "records per run recomputed by the CPU core (default "
-                        + ThroughputCli.DEFAULT_SAMPLES + ")"));
-    }
-
-    @Override
-    public int run(Args args, PrintStream out) throws Exception {
-        Path dir = args.path("out").orElseThrow(() -> new UsageException("--out DIR is required"));
-        if (args.has("from-csv")) {
-            Path from = args.path("from-csv").orElseThrow();
+    int run(PrintStream out) throws Exception {
+        Path dir = outDir;
+        if (fromCsv != null) {
+            Path from = fromCsv;
             Measured m = readCsv(Files.readAllLines(from));
             out.println("dilithium-gpu sweep: charts of " + from + " (backend " + m.backend() + ")");
             out.print(table(m.points()).render());
@@ -81,20 +105,18 @@ public final class SweepCli implements Subcommand {
             writeCharts(dir, m.backend(), m.points(), out, problems);
             return problems.isEmpty() ? Cli.OK : Cli.FAILED;
         }
-        String requested = args.choice("backend", "cuda", "cpu", "cuda");
-        List<Integer> streams = args.counts("streams", List.of(CONFIGURED_STREAMS));
-        if (args.has("streams") && requested.equals("cpu")) {
+        String requested = backend == null ? "cuda" : backend.toString();
+        List<Integer> streams = this.streams == null ? List.of(CONFIGURED_STREAMS) : this.streams;
+        if (this.streams != null && requested.equals("cpu")) {
             throw new UsageException("--streams applies to the cuda backend");
         }
-        Plan plan = new Plan(args.has("sets") ? args.sets("sets") : List.of(ParameterSet.ML_DSA_44),
-                args.operations("ops"), args.counts("sizes", DEFAULT_SIZES),
-                args.positiveCount("runs", DEFAULT_RUNS), args.count("warmup", DEFAULT_WARMUP),
-                args.positiveCount("samples", ThroughputCli.DEFAULT_SAMPLES));
+        Plan plan = new Plan(sets.sets(), ops == null ? List.of(Operation.values()) : OptionTypes.inOrder(ops),
+                sizes == null ? DEFAULT_SIZES : sizes, runs, warmup, samples);
 
         String backendName = requested;
         Backends.Opened first = open(backendName, streams.get(0));
         if (!first.available()) {
-            if (args.has("backend")) {
+            if (backend != null) {
                 out.println("backend " + backendName + " unavailable: " + first.unavailable());
                 return Cli.FAILED;
             }

@@ -5,6 +5,9 @@ import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +23,9 @@ import java.util.SplittableRandom;
  * each stage reports the median of its timed runs. Every run is checked ({@link OutputCheck}); a
  * stage whose output is wrong in any run reports no number, and the command exits with status 1.
  */
-public final class ThroughputCli implements Subcommand {
+@Command(name = "throughput",
+        description = "host-to-host batch ops/s of keygen, sign, verify for the six sets on cuda and cpu")
+public final class ThroughputCli extends Subcommand {
     static final int DEFAULT_BATCH = 10_000;
     /**
      * Thirty: on the H100 host all ten runs of one verification stage once read half speed (a
@@ -38,9 +43,55 @@ public final class ThroughputCli implements Subcommand {
     static final int QUICK_RUNS = 3;
     static final int QUICK_WARMUP = 1;
 
-    public static void main(String[] args) {
-        System.exit(Cli.run(new ThroughputCli(), List.of(args), System.out, System.err));
+    /** The backends {@code --backend} selects. */
+    enum BackendChoice {
+        CPU, CUDA, ALL;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
+
+    @Option(names = "--backend", paramLabel = "cpu|cuda|all",
+            description = "backends to measure (default all; cpu with --quick)")
+    BackendChoice backend;
+
+    @Option(names = "--sets", paramLabel = "LIST", converter = OptionTypes.Sets.class,
+            description = "parameter sets, e.g. ML-DSA-65,Dilithium3 (default all)")
+    OptionTypes.SetList sets = OptionTypes.SetList.ALL;
+
+    @Option(names = "--batch", paramLabel = "N", converter = OptionTypes.PositiveCount.class,
+            description = "tasks per batch (default 10k; " + QUICK_BATCH + " with --quick)")
+    Integer batch;
+
+    @Option(names = "--runs", paramLabel = "N", converter = OptionTypes.PositiveCount.class,
+            description = "timed runs per stage, median reported (default " + DEFAULT_RUNS + "; " + QUICK_RUNS
+                    + " with --quick)")
+    Integer runs;
+
+    @Option(names = "--warmup", paramLabel = "N", converter = OptionTypes.Count.class,
+            description = "untimed runs first, so that the JIT has compiled the host path (default " + DEFAULT_WARMUP
+                    + "; " + QUICK_WARMUP + " with --quick; 0: no warm-up)")
+    Integer warmup;
+
+    @Option(names = "--warmup-seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
+            description = "the least time those runs take per stage (default 1 s; none with --quick)")
+    Double warmupSeconds;
+
+    @Option(names = "--samples", paramLabel = "N", converter = OptionTypes.PositiveCount.class,
+            description = "records per run recomputed by the CPU core (default ${DEFAULT-VALUE})")
+    int samples = DEFAULT_SAMPLES;
+
+    @Option(names = "--memory", paramLabel = "pinned|arrays", description = "where the records live: the backend's"
+            + " host buffers (page-locked for cuda; default) or heap byte arrays the backend stages itself")
+    BatchBench.Memory memory = BatchBench.Memory.PINNED;
+
+    @Option(names = "--quick", description = "a small CPU-only smoke run")
+    boolean quick;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "also write throughput.csv there")
+    Path outDir;
 
     /** What one invocation measures. */
     record Settings(List<String> backends, boolean backendRequested, List<ParameterSet> sets, int batch,
@@ -49,22 +100,18 @@ public final class ThroughputCli implements Subcommand {
         long warmupNanos() {
             return (long) (warmupSeconds * 1e9);
         }
+    }
 
-        /** The options, with {@code --quick}'s smaller defaults where it is given. */
-        static Settings of(Args args) throws UsageException {
-            boolean quick = args.flag("quick");
-            String backend = args.choice("backend", quick ? "cpu" : "all", "cpu", "cuda", "all");
-            List<String> backends = backend.equals("all") ? List.of("cuda", "cpu") : List.of(backend);
-            return new Settings(backends, args.has("backend"), args.sets("sets"),
-                    args.positiveCount("batch", quick ? QUICK_BATCH : DEFAULT_BATCH),
-                    args.positiveCount("runs", quick ? QUICK_RUNS : DEFAULT_RUNS),
-                    args.count("warmup", quick ? QUICK_WARMUP : DEFAULT_WARMUP),
-                    args.has("warmup-seconds") || !quick ? args.seconds("warmup-seconds", DEFAULT_WARMUP_SECONDS) : 0,
-                    args.positiveCount("samples", DEFAULT_SAMPLES),
-                    BatchBench.Memory.valueOf(args.choice("memory", "pinned", "pinned", "arrays")
-                            .toUpperCase(Locale.ROOT)),
-                    args.path("out").orElse(null));
-        }
+    /** The options, with {@code --quick}'s smaller defaults where it is given. */
+    Settings settings() {
+        BackendChoice chosen = backend != null ? backend : quick ? BackendChoice.CPU : BackendChoice.ALL;
+        List<String> backends = chosen == BackendChoice.ALL ? List.of("cuda", "cpu") : List.of(chosen.toString());
+        return new Settings(backends, backend != null, sets.sets(),
+                batch != null ? batch : quick ? QUICK_BATCH : DEFAULT_BATCH,
+                runs != null ? runs : quick ? QUICK_RUNS : DEFAULT_RUNS,
+                warmup != null ? warmup : quick ? QUICK_WARMUP : DEFAULT_WARMUP,
+                warmupSeconds != null ? warmupSeconds : quick ? 0 : DEFAULT_WARMUP_SECONDS,
+                samples, memory, outDir);
     }
 
     /** One measured stage. */
@@ -72,38 +119,8 @@ public final class ThroughputCli implements Subcommand {
                   Stats.Summary summary) {}
 
     @Override
-    public String name() {
-        return "throughput";
-    }
-
-    @Override
-    public String summary() {
-        return "host-to-host batch ops/s of keygen, sign, verify for the six sets on cuda and cpu";
-    }
-
-    @Override
-    public List<Option> options() {
-        return List.of(
-                Option.valued("backend", "cpu|cuda|all", "backends to measure (default all; cpu with --quick)"),
-                Option.valued("sets", "LIST", "parameter sets, e.g. ML-DSA-65,Dilithium3 (default all)"),
-                Option.valued("batch", "N", "tasks per batch (default 10k; " + QUICK_BATCH + " with --quick)"),
-                Option.valued("runs", "N", "timed runs per stage, median reported (default "
-                        + DEFAULT_RUNS + "; " + QUICK_RUNS + " with --quick)"),
-                Option.valued("warmup", "N", "untimed runs first, so that the JIT has compiled the host path "
-                        + "(default " + DEFAULT_WARMUP + "; " + QUICK_WARMUP + " with --quick; 0: no warm-up)"),
-                Option.valued("warmup-seconds", "S", "the least time those runs take per stage (default "
-                        + Format.seconds(DEFAULT_WARMUP_SECONDS) + "; none with --quick)"),
-                Option.valued("samples", "N", "records per run recomputed by the CPU core (default "
-                        + DEFAULT_SAMPLES + ")"),
-                Option.valued("memory", "pinned|arrays", "where the records live: the backend's host buffers "
-                        + "(page-locked for cuda; default) or heap byte arrays the backend stages itself"),
-                Option.flag("quick", "a small CPU-only smoke run"),
-                Option.valued("out", "DIR", "also write throughput.csv there"));
-    }
-
-    @Override
-    public int run(Args args, PrintStream out) throws Exception {
-        Settings s = Settings.of(args);
+    int run(PrintStream out) throws Exception {
+        Settings s = settings();
         out.print(header(s));
         OutputCheck check = new OutputCheck(Reference.core());
         SplittableRandom random = new SplittableRandom();

@@ -16,11 +16,11 @@ class JcaCliTest {
 
     @Test
     void signAndVerifyByDefaultAndNeverKeygen() throws UsageException {
-        assertEquals(List.of(Operation.SIGN, Operation.VERIFY), JcaCli.operations(Cli.parse(new JcaCli(), List.of())));
-        assertEquals(List.of(Operation.VERIFY),
-                JcaCli.operations(Cli.parse(new JcaCli(), List.of("--ops", "verify"))));
-        assertThrows(UsageException.class,
-                () -> JcaCli.operations(Cli.parse(new JcaCli(), List.of("--ops", "keygen,sign"))));
+        assertEquals(List.of(Operation.SIGN, Operation.VERIFY), Cli.parse(new JcaCli()).operations());
+        assertEquals(List.of(Operation.VERIFY), Cli.parse(new JcaCli(), "--ops", "verify").operations());
+        assertEquals(List.of(Operation.SIGN, Operation.VERIFY),
+                Cli.parse(new JcaCli(), "--ops", "Verify,sign,SIGN").operations());
+        assertThrows(UsageException.class, () -> Cli.parse(new JcaCli(), "--ops", "keygen,sign").operations());
     }
 
     @Test

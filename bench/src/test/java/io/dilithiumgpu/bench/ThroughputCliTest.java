@@ -23,12 +23,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ThroughputCliTest {
 
-    private static ThroughputCli.Settings settings(String... argv) throws UsageException {
-        return ThroughputCli.Settings.of(Cli.parse(new ThroughputCli(), List.of(argv)));
+    private static ThroughputCli.Settings settings(String... argv) {
+        return Cli.parse(new ThroughputCli(), argv).settings();
     }
 
     @Test
-    void fullRunDefaults() throws UsageException {
+    void fullRunDefaults() {
         ThroughputCli.Settings s = settings();
         assertEquals(List.of("cuda", "cpu"), s.backends());
         assertFalse(s.backendRequested());
@@ -42,7 +42,7 @@ class ThroughputCliTest {
     }
 
     @Test
-    void quickIsASmallCpuRunAndExplicitOptionsWin() throws UsageException {
+    void quickIsASmallCpuRunAndExplicitOptionsWin() {
         ThroughputCli.Settings q = settings("--quick");
         assertEquals(List.of("cpu"), q.backends());
         assertEquals(ThroughputCli.QUICK_BATCH, q.batch());
@@ -83,7 +83,7 @@ class ThroughputCliTest {
     }
 
     @Test
-    void headerStatesTheConditions() throws UsageException {
+    void headerStatesTheConditions() {
         String h = ThroughputCli.header(settings("--batch", "10k", "--runs", "12"));
         for (String part : Set.of("batch 10,000 tasks", "a distinct key per task", "32-byte messages",
                 "median of 12 timed runs after 20 warm-up runs or more, at least 1 s", "every run checked",
@@ -99,8 +99,8 @@ class ThroughputCliTest {
     void aQuickCpuRunPrintsEveryStageAndWritesItsCsv(String memory, @TempDir Path dir) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc = Cli.run(new ThroughputCli(), List.of("--quick", "--sets", "ML-DSA-44", "--memory", memory,
-                        "--out", dir.toString()),
+        int rc = Cli.run(new String[] {"throughput", "--quick", "--sets", "ML-DSA-44", "--memory", memory,
+                        "--out", dir.toString()},
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         String printed = out.toString(StandardCharsets.UTF_8);
         assertEquals(Cli.OK, rc, printed + err.toString(StandardCharsets.UTF_8));
