@@ -304,9 +304,14 @@ public final class DilithiumGpu {
         if (type.isInstance(key)) {
             return type.cast(key);
         }
+        String algorithm = key.getAlgorithm();
+        if (algorithm == null) {
+            throw new InvalidKeyException("not an ML-DSA or Dilithium key: " + key.getClass().getName()
+                    + " names no algorithm");
+        }
         Key translated;
         try {
-            translated = KeyFactory.getInstance(key.getAlgorithm(), PROVIDER).translateKey(key);
+            translated = KeyFactory.getInstance(algorithm, PROVIDER).translateKey(key);
         } catch (NoSuchAlgorithmException e) {
             throw new InvalidKeyException("not an ML-DSA or Dilithium key: " + key.getAlgorithm(), e);
         }

@@ -2,51 +2,18 @@ package io.dilithiumgpu.key;
 
 import org.bouncycastle.asn1.ASN1Encoding;
 import org.bouncycastle.asn1.ASN1Object;
-import org.bouncycastle.asn1.ASN1Primitive;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.security.MessageDigest;
-import java.security.spec.InvalidKeySpecException;
 import java.util.Arrays;
 
 /**
- * DER through BouncyCastle's ASN.1 classes, with two additions: decoding is strict (the input must
- * be exactly the DER re-encoding of what was parsed, so BER forms, non-minimal lengths and trailing
- * bytes are refused), and encoding goes through a buffer that wipes every array it outgrows, so an
- * encoded private key leaves no stray copies behind.
+ * DER encoding through BouncyCastle's ASN.1 classes, into a buffer that wipes every array it
+ * outgrows, so that an encoded private key leaves no stray copies behind. Decoding is
+ * {@link DerReader}'s.
  */
 final class Der {
     private Der() {}
-
-    /**
-     * Parses one DER value that spans all of {@code der}.
-     *
-     * @param what names the structure in error messages ("SubjectPublicKeyInfo", ...)
-     */
-    static ASN1Primitive parse(byte[] der, String what) throws InvalidKeySpecException {
-        ASN1Primitive value;
-        try {
-            value = ASN1Primitive.fromByteArray(der);
-        } catch (IOException | RuntimeException e) {
-            throw new InvalidKeySpecException(what + " is not valid ASN.1: " + e.getMessage());
-        }
-        if (value == null) {
-            throw new InvalidKeySpecException(what + " is empty");
-        }
-        byte[] again = null;
-        try {
-            again = encode(value);
-            if (!MessageDigest.isEqual(again, der)) {
-                throw new InvalidKeySpecException(what + " is not in DER (distinguished) form");
-            }
-        } finally {
-            if (again != null) {
-                Arrays.fill(again, (byte) 0);
-            }
-        }
-        return value;
-    }
 
     /** The DER encoding of {@code value}; the caller owns (and, for private keys, wipes) the result. */
     static byte[] encode(ASN1Object value) {

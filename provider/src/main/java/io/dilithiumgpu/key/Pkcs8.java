@@ -4,11 +4,6 @@ import io.dilithiumgpu.core.ParameterSet;
 import org.bouncycastle.asn1.ASN1Encodable;
 import org.bouncycastle.asn1.ASN1Object;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
-import org.bouncycastle.asn1.ASN1OctetString;
-import org.bouncycastle.asn1.ASN1Primitive;
-import org.bouncycastle.asn1.ASN1Sequence;
-import org.bouncycastle.asn1.ASN1TaggedObject;
-import org.bouncycastle.asn1.BERTags;
 import org.bouncycastle.asn1.DEROctetString;
 import org.bouncycastle.asn1.DERSequence;
 import org.bouncycastle.asn1.DERTaggedObject;
@@ -26,12 +21,13 @@ import java.util.Arrays;
  * one of the three {@link PrivateKeyForm}s. Round 3.1: the privateKey OCTET STRING holds the raw
  * expanded key ρ ‖ K ‖ tr ‖ s1 ‖ s2 ‖ t0 of the reference's {@code pack_sk}, with no inner
  * structure. In both, the AlgorithmIdentifier has absent parameters; this class writes version 0
- * without attributes or public key, and reads version 0 or 1 (attributes are ignored; a public key
- * is handed to the caller, who checks that it matches).
+ * without attributes or public key, and reads strict DER ({@link DerReader}): version 0 without a
+ * public key or version 1 with one, no attributes (the public key is handed to the caller, who checks
+ * that it matches).
  *
  * <p>Ownership: {@link #encode} returns a fresh array the caller owns; {@link #decode} never keeps
- * or alters its input, wipes the copies of private bytes that BouncyCastle's parser made, and returns
- * a {@link Decoded} whose arrays the caller owns and must {@link Decoded#destroy() destroy}.
+ * or alters its input, reads it in place, and returns a {@link Decoded} whose arrays (the only
+ * copies it makes) the caller owns and must {@link Decoded#destroy() destroy}.
  */
 public final class Pkcs8 {
     private Pkcs8() {}
@@ -113,106 +109,83 @@ public final class Pkcs8 {
 
     /**
      * Decodes a DER PKCS#8 private key. For the seed form the caller must still expand the seed; for
-     * the both form it must check that the seed regenerates the expanded key.
+     * the both form it must check that the seed regenerates the expanded key; for the expanded form
+     * it must check the key's consistency (docs/encodings.md, Reading).
      *
      * @throws InvalidKeySpecException when the input is not DER, the OID is unknown, parameters are
-     *                                  present, the version is not 0 or 1, or a field has the wrong
-     *                                  length or type
+     *                                  present, the version is not 0 or 1, version 1 comes without a
+     *                                  public key or version 0 with one, attributes are present, or
+     *                                  a field has the wrong length or type
      */
     public static Decoded decode(byte[] der) throws InvalidKeySpecException {
-        ASN1Primitive outer = Der.parse(der, "PKCS#8 private key");
-        byte[] privateKeyOctets = null;
-        try {
-            PrivateKeyInfo info;
-            try {
-                info = PrivateKeyInfo.getInstance(outer);
-            } catch (IllegalArgumentException e) {
-                throw new InvalidKeySpecException("not a PKCS#8 PrivateKeyInfo: " + e.getMessage());
-            }
-            privateKeyOctets = info.getPrivateKey().getOctets();
-            ParameterSet p = Spki.algorithmOf(info.getPrivateKeyAlgorithm(), "PKCS#8");
-            byte[] publicKey = publicKeyOf(info, p);
-            if (!p.isFips204()) {
-                requireLength(p, "expanded private key", privateKeyOctets, p.privateKeyBytes());
-                return new Decoded(p, PrivateKeyForm.EXPANDED, null, privateKeyOctets.clone(), publicKey);
-            }
-            return decodeMlDsaPrivateKey(p, privateKeyOctets, publicKey);
-        } finally {
-            wipe(privateKeyOctets);
+        DerReader outer = new DerReader(der, "PKCS#8 private key");
+        DerReader info = outer.sequence("OneAsymmetricKey");
+        outer.end();
+        BigInteger version = info.integer("version");
+        boolean v2 = version.equals(BigInteger.ONE);
+        if (!v2 && version.signum() != 0) {
+            throw new InvalidKeySpecException("PKCS#8 version must be 0 (v1) or 1 (v2), not "
+                    + (version.bitLength() < 32 ? version.toString() : "a number of " + version.bitLength() + " bits"));
         }
+        ParameterSet p = Spki.algorithmOf(info, "PKCS#8");
+        DerReader privateKey = info.octetString("privateKey");
+        int tag = info.peekTag();
+        if (tag == (DerReader.CONTEXT | 0) || tag == (DerReader.CONTEXT | DerReader.CONSTRUCTED | 0)) {
+            throw new InvalidKeySpecException("PKCS#8 attributes are not accepted (RFC 9881 defines none)");
+        }
+        byte[] publicKey = null;
+        if (tag == (DerReader.CONTEXT | 1) || tag == (DerReader.CONTEXT | DerReader.CONSTRUCTED | 1)) {
+            DerReader pk = info.wholeByteBitString(DerReader.CONTEXT | 1, "publicKey [1]");
+            requireLength(p, "public key", pk.remaining(), p.publicKeyBytes());
+            publicKey = pk.bytes();
+        }
+        info.end();
+        if (!v2 && publicKey != null) {
+            throw new InvalidKeySpecException("PKCS#8 version 0 (v1) must not carry a public key");
+        }
+        if (v2 && publicKey == null) {
+            throw new InvalidKeySpecException("PKCS#8 version 1 (v2) must carry a public key (RFC 5958)");
+        }
+        if (!p.isFips204()) {
+            requireLength(p, "expanded private key", privateKey.remaining(), p.privateKeyBytes());
+            return new Decoded(p, PrivateKeyForm.EXPANDED, null, privateKey.bytes(), publicKey);
+        }
+        return decodeMlDsaPrivateKey(p, privateKey, publicKey);
     }
 
-    private static byte[] publicKeyOf(PrivateKeyInfo info, ParameterSet p) throws InvalidKeySpecException {
-        BigInteger version = info.getVersion().getValue();
-        if (version.equals(BigInteger.ZERO)) {
-            if (info.hasPublicKey()) {
-                throw new InvalidKeySpecException("PKCS#8 version 0 must not carry a public key");
-            }
-            return null;
-        }
-        if (!version.equals(BigInteger.ONE)) {
-            throw new InvalidKeySpecException("PKCS#8 version must be 0 or 1, not " + version);
-        }
-        if (!info.hasPublicKey()) {
-            return null;
-        }
-        if (info.getPublicKeyData().getPadBits() != 0) {
-            throw new InvalidKeySpecException("PKCS#8 public key BIT STRING has unused bits");
-        }
-        byte[] pk = info.getPublicKeyData().getOctets().clone();
-        requireLength(p, "public key", pk, p.publicKeyBytes());
-        return pk;
-    }
-
-    /** The {@code ML-DSA-PrivateKey} CHOICE of RFC 9881 §6. */
-    private static Decoded decodeMlDsaPrivateKey(ParameterSet p, byte[] octets, byte[] publicKey)
+    /** The {@code ML-DSA-PrivateKey} CHOICE of RFC 9881 §6, the whole of {@code in}. */
+    private static Decoded decodeMlDsaPrivateKey(ParameterSet p, DerReader in, byte[] publicKey)
             throws InvalidKeySpecException {
-        ASN1Primitive choice = Der.parse(octets, p + " private key");
-        byte[] seed = null;
-        byte[] expanded = null;
-        try {
-            if (choice instanceof ASN1TaggedObject) {
-                ASN1TaggedObject tagged = (ASN1TaggedObject) choice;
-                if (!tagged.hasContextTag(0) || tagged.isExplicit()) {
-                    throw new InvalidKeySpecException(p + " private key: expected seed [0] IMPLICIT OCTET STRING");
-                }
-                seed = octetsOf(tagged.getBaseUniversal(false, BERTags.OCTET_STRING), p, "seed");
-                requireLength(p, "seed", seed, ParameterSet.SEED_BYTES);
-                return new Decoded(p, PrivateKeyForm.SEED, seed.clone(), null, publicKey);
-            }
-            if (choice instanceof ASN1OctetString) {
-                expanded = ((ASN1OctetString) choice).getOctets();
-                requireLength(p, "expanded private key", expanded, p.privateKeyBytes());
-                return new Decoded(p, PrivateKeyForm.EXPANDED, null, expanded.clone(), publicKey);
-            }
-            if (choice instanceof ASN1Sequence && ((ASN1Sequence) choice).size() == 2) {
-                ASN1Sequence both = (ASN1Sequence) choice;
-                seed = octetsOf(both.getObjectAt(0), p, "seed");
-                expanded = octetsOf(both.getObjectAt(1), p, "expanded private key");
-                requireLength(p, "seed", seed, ParameterSet.SEED_BYTES);
-                requireLength(p, "expanded private key", expanded, p.privateKeyBytes());
-                return new Decoded(p, PrivateKeyForm.BOTH, seed.clone(), expanded.clone(), publicKey);
-            }
-            throw new InvalidKeySpecException(p + " private key is neither seed, expandedKey nor both (RFC 9881)");
-        } finally {
-            wipe(seed);
-            wipe(expanded);
+        int tag = in.peekTag();
+        if (tag == (DerReader.CONTEXT | 0) || tag == (DerReader.CONTEXT | DerReader.CONSTRUCTED | 0)) {
+            DerReader seed = in.read(DerReader.CONTEXT | 0, "seed [0]");
+            in.end();
+            requireLength(p, "seed", seed.remaining(), ParameterSet.SEED_BYTES);
+            return new Decoded(p, PrivateKeyForm.SEED, seed.bytes(), null, publicKey);
         }
+        if (tag == DerReader.OCTET_STRING || tag == (DerReader.OCTET_STRING | DerReader.CONSTRUCTED)) {
+            DerReader expanded = in.octetString("expandedKey");
+            in.end();
+            requireLength(p, "expanded private key", expanded.remaining(), p.privateKeyBytes());
+            return new Decoded(p, PrivateKeyForm.EXPANDED, null, expanded.bytes(), publicKey);
+        }
+        if (tag == DerReader.SEQUENCE) {
+            DerReader both = in.sequence("both");
+            in.end();
+            DerReader seed = both.octetString("both.seed");
+            DerReader expanded = both.octetString("both.expandedKey");
+            both.end();
+            requireLength(p, "seed", seed.remaining(), ParameterSet.SEED_BYTES);
+            requireLength(p, "expanded private key", expanded.remaining(), p.privateKeyBytes());
+            return new Decoded(p, PrivateKeyForm.BOTH, seed.bytes(), expanded.bytes(), publicKey);
+        }
+        throw new InvalidKeySpecException(p + " private key is neither seed, expandedKey nor both (RFC 9881 §6)");
     }
 
-    private static byte[] octetsOf(ASN1Encodable value, ParameterSet p, String what)
+    private static void requireLength(ParameterSet p, String what, int length, int expected)
             throws InvalidKeySpecException {
-        if (!(value instanceof ASN1OctetString)) {
-            throw new InvalidKeySpecException(p + " " + what + " must be an OCTET STRING");
-        }
-        return ((ASN1OctetString) value).getOctets();
-    }
-
-    private static void requireLength(ParameterSet p, String what, byte[] value, int expected)
-            throws InvalidKeySpecException {
-        if (value.length != expected) {
-            throw new InvalidKeySpecException(p + " " + what + " must be " + expected + " bytes, not "
-                    + value.length);
+        if (length != expected) {
+            throw new InvalidKeySpecException(p + " " + what + " must be " + expected + " bytes, not " + length);
         }
     }
 

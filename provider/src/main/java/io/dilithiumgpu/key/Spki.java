@@ -52,34 +52,32 @@ public final class Spki {
      *                                  parameters are present, or the key has the wrong length
      */
     public static Decoded decode(byte[] der) throws InvalidKeySpecException {
-        SubjectPublicKeyInfo info;
-        try {
-            info = SubjectPublicKeyInfo.getInstance(Der.parse(der, "SubjectPublicKeyInfo"));
-        } catch (IllegalArgumentException e) {
-            throw new InvalidKeySpecException("not a SubjectPublicKeyInfo: " + e.getMessage());
-        }
-        ParameterSet p = algorithmOf(info.getAlgorithm(), "SubjectPublicKeyInfo");
-        if (info.getPublicKeyData().getPadBits() != 0) {
-            throw new InvalidKeySpecException(p + " public key BIT STRING has unused bits");
-        }
-        byte[] pk = info.getPublicKeyData().getOctets();
-        if (pk.length != p.publicKeyBytes()) {
+        DerReader outer = new DerReader(der, "SubjectPublicKeyInfo");
+        DerReader info = outer.sequence("SubjectPublicKeyInfo");
+        outer.end();
+        ParameterSet p = algorithmOf(info, "SubjectPublicKeyInfo");
+        DerReader key = info.wholeByteBitString(DerReader.BIT_STRING, "subjectPublicKey");
+        info.end();
+        if (key.remaining() != p.publicKeyBytes()) {
             throw new InvalidKeySpecException(p + " public key must be " + p.publicKeyBytes()
-                    + " bytes, not " + pk.length);
+                    + " bytes, not " + key.remaining());
         }
-        return new Decoded(p, pk.clone());
+        return new Decoded(p, key.bytes());
     }
 
-    /** The set an AlgorithmIdentifier names; its parameters must be absent. */
-    static ParameterSet algorithmOf(AlgorithmIdentifier algorithm, String where)
-            throws InvalidKeySpecException {
-        String oid = algorithm.getAlgorithm().getId();
+    /**
+     * Reads an AlgorithmIdentifier, {@code SEQUENCE { OBJECT IDENTIFIER }}, and returns the set
+     * it names; the parameters must be absent.
+     */
+    static ParameterSet algorithmOf(DerReader in, String where) throws InvalidKeySpecException {
+        DerReader algorithm = in.sequence("algorithm");
+        String oid = algorithm.objectIdentifier("algorithm");
         ParameterSet p = Oids.forKeyOid(oid);
         if (p == null) {
             throw new InvalidKeySpecException(where + " algorithm " + oid
                     + " is not ML-DSA or CRYSTALS-Dilithium round 3.1");
         }
-        if (algorithm.getParameters() != null) {
+        if (!algorithm.atEnd()) {
             throw new InvalidKeySpecException(where + " algorithm " + p
                     + " must have absent parameters");
         }

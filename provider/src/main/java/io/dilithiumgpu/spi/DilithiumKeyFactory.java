@@ -17,6 +17,8 @@ import java.security.spec.KeySpec;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Arrays;
+import java.util.function.Supplier;
+import javax.security.auth.Destroyable;
 
 /**
  * Keys of one parameter set or, for the generic names, of any set of the family, to and from
@@ -70,20 +72,16 @@ public final class DilithiumKeyFactory extends KeyFactorySpi {
         } else if (keySpec instanceof RawPrivateKeySpec) {
             RawPrivateKeySpec raw = (RawPrivateKeySpec) keySpec;
             ParameterSet p = parameterSet(raw.getParameterSet());
-            byte[] sk = raw.getKey();
+            byte[] sk = secretOf(raw, raw::getKey);
             try {
-                if (sk.length != p.privateKeyBytes()) {
-                    throw new InvalidKeySpecException(p + " private key must be " + p.privateKeyBytes()
-                            + " bytes, not " + sk.length);
-                }
-                key = DilithiumPrivateKey.of(p, null, sk, null);
+                key = KeyConversion.fromExpanded(p, sk, null, null);
             } finally {
                 Arrays.fill(sk, (byte) 0);
             }
         } else if (keySpec instanceof SeedPrivateKeySpec) {
             SeedPrivateKeySpec seedSpec = (SeedPrivateKeySpec) keySpec;
             ParameterSet p = parameterSet(seedSpec.getParameterSet());
-            byte[] seed = seedSpec.getSeed();
+            byte[] seed = secretOf(seedSpec, seedSpec::getSeed);
             try {
                 key = KeyConversion.fromSeed(p, seed);
             } finally {
@@ -186,6 +184,18 @@ public final class DilithiumKeyFactory extends KeyFactorySpi {
             throw new InvalidKeyException(refusal);
         }
         return ours;
+    }
+
+    /** The secret a private key spec holds (a fresh copy), or the refusal of a destroyed spec. */
+    private static byte[] secretOf(Destroyable spec, Supplier<byte[]> read) throws InvalidKeySpecException {
+        try {
+            if (!spec.isDestroyed()) {
+                return read.get();
+            }
+        } catch (IllegalStateException destroyedMeanwhile) {
+            // the spec's own refusal, when another thread destroyed it after the check
+        }
+        throw new InvalidKeySpecException("the " + spec.getClass().getSimpleName() + " is destroyed");
     }
 
     private ParameterSet parameterSet(String name) throws InvalidKeySpecException {

@@ -1,11 +1,12 @@
 package io.dilithiumgpu.spi;
 
 import io.dilithiumgpu.batch.Engines;
+import io.dilithiumgpu.core.ExpandedKeyCheck;
 import io.dilithiumgpu.core.ParameterSet;
-import io.dilithiumgpu.core.Scheme;
 import io.dilithiumgpu.key.DilithiumPrivateKey;
 import io.dilithiumgpu.key.DilithiumPublicKey;
 import io.dilithiumgpu.key.Pkcs8;
+import io.dilithiumgpu.key.PrivateKeyForm;
 import io.dilithiumgpu.key.Spki;
 
 import java.security.InvalidKeyException;
@@ -31,34 +32,58 @@ final class KeyConversion {
 
     /**
      * A private key from a DER PKCS#8 key: a seed is expanded; with both seed and expanded key, the
-     * seed must regenerate the expanded key; a public key alongside must be the key pair's.
+     * seed must regenerate the expanded key; an expanded key alone must be consistent
+     * ({@link #fromExpanded}); a public key alongside must be the key pair's.
      */
     static DilithiumPrivateKey decodePrivate(byte[] pkcs8) throws InvalidKeySpecException {
         Pkcs8.Decoded d = Pkcs8.decode(pkcs8);
         byte[][] generated = null;
         try {
             ParameterSet p = d.params();
-            byte[] expanded = d.expanded();
             byte[] publicKey = d.publicKey();
-            if (d.seed() != null) {
-                generated = generate(p, d.seed());
-                if (expanded != null && !MessageDigest.isEqual(generated[1], expanded)) {
-                    throw new InvalidKeySpecException(p + " PKCS#8 key: the seed does not regenerate the expanded key");
-                }
-                expanded = generated[1];
-                if (publicKey != null && !MessageDigest.isEqual(generated[0], publicKey)) {
-                    throw new InvalidKeySpecException(p + " PKCS#8 key: the public key is not the private key's");
-                }
-            } else if (publicKey != null && !MessageDigest.isEqual(Scheme.tr(p, publicKey, 0), trOf(p, expanded))) {
+            if (d.seed() == null) {
+                return fromExpanded(p, d.expanded(), publicKey, d.form());
+            }
+            generated = generate(p, d.seed());
+            if (d.expanded() != null && !MessageDigest.isEqual(generated[1], d.expanded())) {
+                throw new InvalidKeySpecException(p + " PKCS#8 key: the seed does not regenerate the expanded key");
+            }
+            if (publicKey != null && !MessageDigest.isEqual(generated[0], publicKey)) {
                 throw new InvalidKeySpecException(p + " PKCS#8 key: the public key is not the private key's");
             }
-            return DilithiumPrivateKey.of(p, d.seed(), expanded, d.form());
+            return DilithiumPrivateKey.of(p, d.seed(), generated[1], d.form());
         } finally {
             d.destroy();
             if (generated != null) {
                 Arrays.fill(generated[1], (byte) 0);
             }
         }
+    }
+
+    /**
+     * A private key from its expanded bytes alone, which must be a key that key generation could
+     * have written ({@link ExpandedKeyCheck}): otherwise it would sign, and its signatures would
+     * never verify.
+     *
+     * @param publicKey the public key the encoding names, which must be the one sk belongs to; or
+     *                  {@code null}
+     * @param form      the PKCS#8 form read, or {@code null} for a raw key spec
+     */
+    static DilithiumPrivateKey fromExpanded(ParameterSet p, byte[] sk, byte[] publicKey, PrivateKeyForm form)
+            throws InvalidKeySpecException {
+        if (sk.length != p.privateKeyBytes()) {
+            throw new InvalidKeySpecException(p + " private key must be " + p.privateKeyBytes() + " bytes, not "
+                    + sk.length);
+        }
+        byte[] derived = ExpandedKeyCheck.publicKeyOf(p, sk, 0);
+        if (derived == null) {
+            throw new InvalidKeySpecException(p + " expanded private key is inconsistent: its t0 and tr are not"
+                    + " those of its ρ, s1 and s2 (or s1 or s2 is out of range)");
+        }
+        if (publicKey != null && !MessageDigest.isEqual(derived, publicKey)) {
+            throw new InvalidKeySpecException(p + " PKCS#8 key: the public key is not the private key's");
+        }
+        return DilithiumPrivateKey.of(p, null, sk, form);
     }
 
     /** The key pair whose key generation starts from {@code seed}, with the seed kept in the private key. */
@@ -79,11 +104,6 @@ final class KeyConversion {
     private static byte[][] generate(ParameterSet p, byte[] seed) throws InvalidKeySpecException {
         return EngineCalls.await(Engines.shared().keyGen(p, seed), p + " key expansion",
                 InvalidKeySpecException::new);
-    }
-
-    private static byte[] trOf(ParameterSet p, byte[] expanded) {
-        int offset = 2 * ParameterSet.SEED_BYTES;
-        return Arrays.copyOfRange(expanded, offset, offset + p.trBytes());
     }
 
     /**

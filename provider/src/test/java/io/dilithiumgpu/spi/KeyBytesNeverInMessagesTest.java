@@ -225,7 +225,8 @@ class KeyBytesNeverInMessagesTest {
         int s1 = 2 * ParameterSet.SEED_BYTES + p.trBytes();
         Arrays.fill(broken, s1, s1 + p.polyEtaPackedBytes(), (byte) 0xff);
         track(broken);
-        PrivateKey undecodable = KeyFactory.getInstance(set, PROVIDER).generatePrivate(new RawPrivateKeySpec(set, broken));
+        refused(() -> KeyFactory.getInstance(set, PROVIDER).generatePrivate(new RawPrivateKeySpec(set, broken)));
+        PrivateKey undecodable = DilithiumPrivateKey.of(p, null, broken, null);
         Signature signer = Signature.getInstance(set, PROVIDER);
         signer.initSign(undecodable);
         signer.update(new byte[] {1, 2, 3});

@@ -38,6 +38,7 @@ import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.SignatureException;
 import java.security.Signature;
+import java.security.spec.InvalidKeySpecException;
 import java.security.spec.NamedParameterSpec;
 import java.security.spec.PSSParameterSpec;
 import java.util.Arrays;
@@ -381,7 +382,10 @@ class SignatureTest {
         byte[] sk = ((DilithiumPrivateKey) keyPair(set).getPrivate()).getExpandedKey();
         int s1 = 2 * ParameterSet.SEED_BYTES + p.trBytes();
         Arrays.fill(sk, s1, s1 + p.polyEtaPackedBytes(), (byte) 0xff);
-        PrivateKey broken = KeyFactory.getInstance(set, PROVIDER).generatePrivate(new RawPrivateKeySpec(set, sk));
+        // The KeyFactory refuses such a key; one made without it reaches the engine, which must too.
+        assertThrows(InvalidKeySpecException.class,
+                () -> KeyFactory.getInstance(set, PROVIDER).generatePrivate(new RawPrivateKeySpec(set, sk)));
+        PrivateKey broken = DilithiumPrivateKey.of(p, null, sk, null);
         Signature s = Signature.getInstance(set, PROVIDER);
         s.initSign(broken);
         s.update(MESSAGE);
