@@ -1,8 +1,10 @@
 package io.dilithiumgpu.bench;
 
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
 import java.lang.reflect.Method;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -32,8 +34,10 @@ import java.util.concurrent.locks.LockSupport;
 final class Callers {
     /** How long to wait for calls still running when a measurement ends. */
     private static final long DRAIN_SECONDS = 120;
-    /** The most calls one open-loop run schedules (bounds the latency array). */
+    /** The most calls one open-loop run schedules. */
     static final int MAX_OPEN_LOOP_CALLS = 50_000_000;
+    /** Latencies are recorded to three significant digits (HdrHistogram): 0.1 % resolution at any size. */
+    static final int LATENCY_DIGITS = 3;
 
     private static final Method VIRTUAL_EXECUTOR = findVirtualExecutor();
 
@@ -157,18 +161,17 @@ final class Callers {
      * Issues calls at {@code ratePerSecond} for {@code durationNanos}, each on a thread of its own
      * and with a caller object taken from a pool (made by {@code factory} when none is idle).
      *
-     * @return the latency of every call in nanoseconds, from its scheduled arrival to its return,
-     *         sorted ascending
+     * @return the latency of every call in nanoseconds, from its scheduled arrival to its return
      * @throws Exception the first exception any call threw
      */
-    static long[] openLoop(double ratePerSecond, long durationNanos, CallFactory<? extends Call> factory)
+    static Histogram openLoop(double ratePerSecond, long durationNanos, CallFactory<? extends Call> factory)
             throws Exception {
         long planned = Math.round(ratePerSecond * durationNanos / 1e9);
         if (planned < 1 || planned > MAX_OPEN_LOOP_CALLS) {
             throw new IllegalArgumentException("open loop of " + planned + " calls: rate or duration out of range");
         }
         int total = (int) planned;
-        long[] latency = new long[total];
+        ConcurrentHistogram latency = new ConcurrentHistogram(LATENCY_DIGITS);
         ConcurrentLinkedQueue<Call> idle = new ConcurrentLinkedQueue<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch finished = new CountDownLatch(total);
@@ -177,7 +180,6 @@ final class Callers {
         try {
             long origin = System.nanoTime();
             for (int i = 0; i < total && failure.get() == null; i++) {
-                final int index = i;
                 final long due = origin + (long) (i * interval);
                 long now;
                 while ((now = System.nanoTime()) < due) {
@@ -190,7 +192,7 @@ final class Callers {
                             caller = factory.create();
                         }
                         caller.call();
-                        latency[index] = System.nanoTime() - due;
+                        latency.recordValue(System.nanoTime() - due);
                         idle.offer(caller);
                     } catch (Throwable t) {
                         failure.compareAndSet(null, t);
@@ -207,7 +209,6 @@ final class Callers {
             executor.shutdownNow();
         }
         rethrow(failure.get());
-        Arrays.sort(latency);
         return latency;
     }
 

@@ -35,6 +35,11 @@ final class Format {
         return String.format(Locale.ROOT, "%.0f%%", ratio * 100);
     }
 
+    /** A ratio of two rates as a signed change: {@code +12%}, {@code -3%}, {@code +0%}. */
+    static String change(double ratio) {
+        return String.format(Locale.ROOT, "%+.0f%%", (ratio - 1) * 100);
+    }
+
     /** {@code n} and the noun, plural unless n is 1: {@code 1 run}, {@code 3 runs}. */
     static String plural(long n, String noun) {
         return count(n) + " " + noun + (n == 1 ? "" : "s");

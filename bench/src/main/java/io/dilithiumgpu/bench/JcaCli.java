@@ -5,6 +5,7 @@ import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.core.ParameterSet;
 
+import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -169,10 +170,9 @@ public final class JcaCli extends Subcommand {
             peak = Math.max(peak, r);
         }
         double rate = peak / 2;
-        long[] latency = openLoop(load, op, rate, measure);
-        int n = latency.length;
-        return new Result(p, op, levels, rates, rate, n, Stats.percentile(latency, n, 50),
-                Stats.percentile(latency, n, 99), latency[n - 1]);
+        Histogram latency = openLoop(load, op, rate, measure);
+        return new Result(p, op, levels, rates, rate, (int) latency.getTotalCount(),
+                latency.getValueAtPercentile(50), latency.getValueAtPercentile(99), latency.getMaxValue());
     }
 
     private static Callers.ClosedLoopResult<?> closedLoop(JcaLoad load, Operation op, int callers, long warmup,
@@ -185,10 +185,10 @@ public final class JcaCli extends Subcommand {
         return Callers.closedLoop(callers, load.verifiers(), warmup, measure);
     }
 
-    private static long[] openLoop(JcaLoad load, Operation op, double rate, long duration) throws Exception {
+    private static Histogram openLoop(JcaLoad load, Operation op, double rate, long duration) throws Exception {
         if (op == Operation.SIGN) {
             List<JcaLoad.Signer> made = Collections.synchronizedList(new ArrayList<>());
-            long[] latency = Callers.openLoop(rate, duration, () -> {
+            Histogram latency = Callers.openLoop(rate, duration, () -> {
                 JcaLoad.Signer s = load.signers().create();
                 made.add(s);
                 return s;

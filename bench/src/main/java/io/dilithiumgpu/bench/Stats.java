@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * Order statistics of measurements. Throughput runs are summarised by their median, which one
- * slow run (a GC pause, a co-tenant) cannot move; latencies by nearest-rank percentiles.
+ * slow run (a GC pause, a co-tenant) cannot move. (Latency percentiles come from HdrHistogram.)
  */
 final class Stats {
     private Stats() {}
@@ -39,22 +39,6 @@ final class Stats {
             max = Math.max(max, v);
         }
         return new Summary(samples.length, median(samples), min, max);
-    }
-
-    /**
-     * The nearest-rank percentile: the smallest sample such that at least {@code p} percent of the
-     * samples are ≤ it. {@code percentile(s, 100)} is the maximum.
-     *
-     * @param sorted the samples in ascending order; the first {@code count} are used
-     * @param p      in (0, 100]
-     */
-    static long percentile(long[] sorted, int count, double p) {
-        requireNonEmpty(count);
-        if (!(p > 0 && p <= 100)) {
-            throw new IllegalArgumentException("percentile outside (0, 100]: " + p);
-        }
-        int rank = (int) Math.ceil(p / 100.0 * count);
-        return sorted[Math.max(rank, 1) - 1];
     }
 
     /** Operations per second of {@code ops} operations done in {@code nanos} nanoseconds. */

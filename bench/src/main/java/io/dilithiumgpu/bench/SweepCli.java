@@ -307,7 +307,9 @@ public final class SweepCli extends Subcommand {
                 }
                 double[] x = mine.stream().mapToDouble(Point::batch).toArray();
                 double[] y = mine.stream().mapToDouble(pt -> pt.summary().median()).toArray();
-                out.add(new SweepChart.Series(ThroughputCli.opName(op) + streamsLabel(s), x, y));
+                double[] min = mine.stream().mapToDouble(pt -> pt.summary().min()).toArray();
+                double[] max = mine.stream().mapToDouble(pt -> pt.summary().max()).toArray();
+                out.add(new SweepChart.Series(ThroughputCli.opName(op) + streamsLabel(s), x, y, min, max));
             }
         }
         return out;

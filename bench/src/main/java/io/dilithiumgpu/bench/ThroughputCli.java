@@ -9,10 +9,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalDouble;
 import java.util.SplittableRandom;
 
 /**
@@ -93,6 +95,10 @@ public final class ThroughputCli extends Subcommand {
     @Option(names = "--out", paramLabel = "DIR", description = "also write throughput.csv there")
     Path outDir;
 
+    @Option(names = "--baseline", paramLabel = "FILE", description = "an earlier throughput.csv (from --out) to"
+            + " compare with, stage by stage (default with --quick: the last --quick run on this host)")
+    Path baseline;
+
     /** What one invocation measures. */
     record Settings(List<String> backends, boolean backendRequested, List<ParameterSet> sets, int batch,
                     int runs, int warmup, double warmupSeconds, int samples, BatchBench.Memory memory, Path out) {
@@ -121,7 +127,12 @@ public final class ThroughputCli extends Subcommand {
     @Override
     int run(PrintStream out) throws Exception {
         Settings s = settings();
+        String host = Host.name();
+        Path history = quick && baseline == null ? Baseline.quickHistory(host) : null;
+        Baseline earlier = baseline != null ? Baseline.read(baseline)
+                : history != null && Files.isRegularFile(history) ? Baseline.read(history) : Baseline.NONE;
         out.print(header(s));
+        out.println(baselineLine(earlier, history, host));
         OutputCheck check = new OutputCheck(Reference.core());
         SplittableRandom random = new SplittableRandom();
         List<Result> results = new ArrayList<>();
@@ -136,7 +147,7 @@ public final class ThroughputCli extends Subcommand {
             }
             out.println("backend " + name + ": " + opened.description());
             List<String> problems = new ArrayList<>();
-            TextTable table = new TextTable("set", "op", "ops/s", "min", "max", "target", "of target", "paper");
+            TextTable table = table(name, earlier);
             try (Backend backend = opened.backend()) {
                 warmUpEverySet(backend, s, check, random);
                 for (ParameterSet p : s.sets()) {
@@ -155,7 +166,7 @@ public final class ThroughputCli extends Subcommand {
                             }
                             Result r = new Result(name, s.memory(), p, op, s.batch(), Stats.summarize(rates));
                             results.add(r);
-                            table.row(row(r));
+                            table.row(row(r, earlier));
                         }
                     } catch (WrongResultException e) {
                         problems.add("REFUSED " + p + " on " + name + ": " + e.getMessage()
@@ -175,9 +186,13 @@ public final class ThroughputCli extends Subcommand {
         }
         if (s.out() != null) {
             Path file = s.out().resolve("throughput.csv");
-            csv(results).write(file);
+            csv(results, host).write(file);
             out.println();
             out.println("wrote " + file);
+        }
+        if (history != null && failures == 0) {
+            csv(results, host).write(history);
+            out.println("kept as the baseline of the next --quick run on this host: " + history);
         }
         return failures == 0 ? Cli.OK : Cli.FAILED;
     }
@@ -227,30 +242,64 @@ public final class ThroughputCli extends Subcommand {
                 + (s.warmup() > 0 ? " (and as many of every stage of every set before the first measurement)" : "")
                 + "; every run checked: all status bytes, " + Format.plural(s.samples(), "record")
                 + " recomputed by the CPU core\n"
-                + "target: project target on one H100; paper: the paper's code on one H100"
-                + " (round-3 Dilithium of the same level)\n"
+                + (s.backends().contains("cuda") ? "cuda rows: target: project target on one H100; paper: the paper's"
+                        + " code on one H100 (round-3 Dilithium of the same level)\n" : "")
                 + Host.describe() + "\n";
     }
 
-    static String[] row(Result r) {
-        int level = r.set().level();
-        double target = Targets.target(r.op(), level);
-        Stats.Summary s = r.summary();
-        return new String[] {
-                r.set().algorithmName(), opName(r.op()), Format.rate(s.median()), Format.rate(s.min()),
-                Format.rate(s.max()), Format.rate(target), Format.percent(s.median() / target),
-                Format.rate(Targets.paper(r.op(), level))};
+    /** What the baseline columns compare with. */
+    static String baselineLine(Baseline earlier, Path history, String host) {
+        if (earlier.isEmpty()) {
+            return history == null ? "no baseline (--baseline FILE compares with an earlier throughput.csv)"
+                    : "no earlier --quick run on this host (" + history + "): this run becomes the baseline";
+        }
+        String where = earlier.host().isEmpty() ? "host not recorded"
+                : earlier.host().equals(host) ? "this host" : "ANOTHER host, " + earlier.host();
+        return "baseline: " + earlier.file() + " (measured on " + where + "); change: median against its median";
     }
 
-    static Csv csv(List<Result> results) {
+    /**
+     * The table of one backend: the H100 target and the paper's figure only for cuda (a CPU is not
+     * measured against a GPU's goal), and the baseline's median where one was read.
+     */
+    static TextTable table(String backend, Baseline earlier) {
+        List<String> headers = new ArrayList<>(List.of("set", "op", "ops/s", "min", "max"));
+        if (backend.equals("cuda")) {
+            headers.addAll(List.of("target", "of target", "paper"));
+        }
+        if (!earlier.isEmpty()) {
+            headers.addAll(List.of("baseline", "change"));
+        }
+        return new TextTable(headers.toArray(new String[0]));
+    }
+
+    static String[] row(Result r, Baseline earlier) {
+        int level = r.set().level();
+        Stats.Summary s = r.summary();
+        List<String> row = new ArrayList<>(List.of(r.set().algorithmName(), opName(r.op()), Format.rate(s.median()),
+                Format.rate(s.min()), Format.rate(s.max())));
+        if (r.backend().equals("cuda")) {
+            double target = Targets.target(r.op(), level);
+            row.addAll(List.of(Format.rate(target), Format.percent(s.median() / target),
+                    Format.rate(Targets.paper(r.op(), level))));
+        }
+        if (!earlier.isEmpty()) {
+            OptionalDouble before = earlier.median(r.backend(), r.memory(), r.set(), r.op(), r.batch());
+            row.add(before.isPresent() ? Format.rate(before.getAsDouble()) : "—");
+            row.add(before.isPresent() ? Format.change(s.median() / before.getAsDouble()) : "—");
+        }
+        return row.toArray(new String[0]);
+    }
+
+    static Csv csv(List<Result> results, String host) {
         Csv csv = new Csv("backend", "memory", "set", "level", "operation", "batch", "runs", "median_ops_per_s",
-                "min_ops_per_s", "max_ops_per_s", "target_ops_per_s", "paper_ops_per_s");
+                "min_ops_per_s", "max_ops_per_s", "target_ops_per_s", "paper_ops_per_s", "host");
         for (Result r : results) {
             int level = r.set().level();
             csv.row(r.backend(), r.memory().label(), r.set().algorithmName(), level, opName(r.op()), r.batch(),
                     r.summary().runs(),
                     r.summary().median(), r.summary().min(), r.summary().max(),
-                    Targets.target(r.op(), level), Targets.paper(r.op(), level));
+                    Targets.target(r.op(), level), Targets.paper(r.op(), level), host);
         }
         return csv;
     }

@@ -1,13 +1,18 @@
 package io.dilithiumgpu.bench;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CpuUseTest {
+    private static final long SPIN_NANOS = 50_000_000L;
 
     @Test
     void threadsAreGroupedByTheirNamesWholeOrAsLinuxTruncatesThem() {
@@ -25,29 +30,45 @@ class CpuUseTest {
         }
     }
 
+    /**
+     * The thread spins until it has used {@link #SPIN_NANOS} of CPU by its own clock, however loaded
+     * the machine, and stays alive (parked) until the second snapshot is taken.
+     */
     @Test
+    @Timeout(60)
     void aBusyThreadsTimeLandsInItsGroup() throws Exception {
         CpuUse before = CpuUse.snapshot();
+        CountDownLatch spun = new CountDownLatch(1);
+        CountDownLatch measured = new CountDownLatch(1);
         Thread t = new Thread(() -> {
-            long end = System.nanoTime() + 200_000_000L;
+            ThreadMXBean mx = ManagementFactory.getThreadMXBean();
             long x = 0;
-            while (System.nanoTime() < end) {
-                x += Long.numberOfTrailingZeros(x + 1);
+            while (mx.getCurrentThreadCpuTime() < SPIN_NANOS) {
+                for (int i = 0; i < 10_000; i++) {
+                    x += Long.numberOfTrailingZeros(x + 1);
+                }
             }
             if (x == 42) {
                 System.out.print("");
+            }
+            spun.countDown();
+            try {
+                measured.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }, "dilithiumgpu-batch-test-1");
         CpuUse during;
         t.start();
         try {
-            Thread.sleep(150);
+            spun.await();
             during = CpuUse.snapshot();
         } finally {
+            measured.countDown();
             t.join();
         }
         Map<CpuUse.Group, Long> groups = during.byGroupSince(before);
-        assertTrue(groups.get(CpuUse.Group.BATCH) >= 50_000_000L, "batch group " + groups);
+        assertTrue(groups.get(CpuUse.Group.BATCH) >= SPIN_NANOS, "batch group " + groups);
         assertEquals(0L, groups.get(CpuUse.Group.SLOTS));
         String line = during.since(before, 1000);
         assertTrue(line.startsWith("cpu: "), line);

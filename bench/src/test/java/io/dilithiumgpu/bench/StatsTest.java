@@ -31,28 +31,6 @@ class StatsTest {
     }
 
     @Test
-    void nearestRankPercentiles() {
-        long[] sorted = new long[100];
-        for (int i = 0; i < 100; i++) {
-            sorted[i] = i + 1;
-        }
-        assertEquals(50, Stats.percentile(sorted, 100, 50));
-        assertEquals(99, Stats.percentile(sorted, 100, 99));
-        assertEquals(100, Stats.percentile(sorted, 100, 100));
-        assertEquals(1, Stats.percentile(sorted, 100, 0.001));
-        // Only the first count entries are used.
-        assertEquals(5, Stats.percentile(sorted, 10, 50));
-        assertEquals(10, Stats.percentile(sorted, 10, 99));
-        long[] three = {10, 20, 30};
-        assertEquals(20, Stats.percentile(three, 3, 50));
-        assertEquals(30, Stats.percentile(three, 3, 67));
-        assertEquals(20, Stats.percentile(three, 3, 66));
-        assertThrows(IllegalArgumentException.class, () -> Stats.percentile(three, 3, 0));
-        assertThrows(IllegalArgumentException.class, () -> Stats.percentile(three, 3, 100.5));
-        assertThrows(IllegalArgumentException.class, () -> Stats.percentile(three, 0, 50));
-    }
-
-    @Test
     void opsPerSecond() {
         assertEquals(10_000, Stats.opsPerSecond(10_000, 1_000_000_000L));
         assertEquals(2_000_000, Stats.opsPerSecond(10_000, 5_000_000L));

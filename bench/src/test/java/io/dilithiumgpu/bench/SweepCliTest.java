@@ -3,12 +3,15 @@ package io.dilithiumgpu.bench;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 import org.junit.jupiter.api.Test;
+import org.knowm.xchart.XYChart;
 
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SweepCliTest {
 
@@ -35,6 +38,30 @@ class SweepCliTest {
         assertEquals("verify", series.get(1).name());
         assertArrayEquals(new double[] {50}, series.get(1).opsPerSecond());
         assertEquals(List.of(), SweepCli.series(points, ParameterSet.DILITHIUM5));
+    }
+
+    @Test
+    void chartsDrawMinAndMaxAndKeepLabelsAtSmallBatches() {
+        List<SweepCli.Point> points = List.of(
+                new SweepCli.Point(ParameterSet.ML_DSA_44, Operation.SIGN, SweepCli.CONFIGURED_STREAMS, 8,
+                        new Stats.Summary(5, 10, 9, 12)),
+                new SweepCli.Point(ParameterSet.ML_DSA_44, Operation.SIGN, SweepCli.CONFIGURED_STREAMS, 32,
+                        new Stats.Summary(5, 30, 25, 31)));
+        List<SweepChart.Series> series = SweepCli.series(points, ParameterSet.ML_DSA_44);
+        assertArrayEquals(new double[] {9, 25}, series.get(0).min());
+        assertArrayEquals(new double[] {12, 31}, series.get(0).max());
+        XYChart small = SweepChart.chart("small", series);
+        assertEquals(List.of("sign", "sign min", "sign max"), List.copyOf(small.getSeriesMap().keySet()));
+        assertFalse(small.getSeriesMap().get("sign max").isShowInLegend());
+        assertEquals(small.getSeriesMap().get("sign").getLineColor(), small.getSeriesMap().get("sign min").getLineColor());
+        assertFalse(small.getStyler().isXAxisLogarithmicDecadeOnly(), "8 to 32 has no decade to label");
+        assertEquals(8, small.getStyler().getXAxisMin());
+        assertEquals(32, small.getStyler().getXAxisMax());
+
+        List<SweepCli.Point> wide = List.of(point(ParameterSet.ML_DSA_44, Operation.SIGN, 100, 1),
+                point(ParameterSet.ML_DSA_44, Operation.SIGN, 100_000, 2));
+        assertTrue(SweepChart.chart("wide", SweepCli.series(wide, ParameterSet.ML_DSA_44)).getStyler()
+                .isXAxisLogarithmicDecadeOnly());
     }
 
     @Test

@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ThroughputCliTest {
@@ -68,7 +69,7 @@ class ThroughputCliTest {
                 Operation.SIGN, 10_000,
                 Stats.summarize(new double[] {1_000_000, 1_200_000, 1_150_000}));
         assertArrayEquals(new String[] {"ML-DSA-65", "sign", "1,150,000", "1,000,000", "1,200,000", "1,150,000",
-                "100%", "753,000"}, ThroughputCli.row(r));
+                "100%", "753,000"}, ThroughputCli.row(r, Baseline.NONE));
     }
 
     @Test
@@ -76,10 +77,35 @@ class ThroughputCliTest {
         ThroughputCli.Result r = new ThroughputCli.Result("cpu", BatchBench.Memory.ARRAYS, ParameterSet.DILITHIUM2,
                 Operation.VERIFY, 64,
                 Stats.summarize(new double[] {1500.5, 1400, 1600}));
-        String csv = ThroughputCli.csv(List.of(r)).content();
+        String csv = ThroughputCli.csv(List.of(r), "host-1").content();
         assertEquals("backend,memory,set,level,operation,batch,runs,median_ops_per_s,min_ops_per_s,max_ops_per_s,"
-                + "target_ops_per_s,paper_ops_per_s\n"
-                + "cpu,arrays,Dilithium2,2,verify,64,3,1500.50,1400,1600,6500000,3660000\n", csv);
+                + "target_ops_per_s,paper_ops_per_s,host\n"
+                + "cpu,arrays,Dilithium2,2,verify,64,3,1500.50,1400,1600,6500000,3660000,host-1\n", csv);
+    }
+
+    @Test
+    void cpuRowsCompareWithTheBaselineNotWithTheH100(@TempDir Path dir) throws Exception {
+        ThroughputCli.Result before = new ThroughputCli.Result("cpu", BatchBench.Memory.PINNED, ParameterSet.ML_DSA_44,
+                Operation.SIGN, 64, Stats.summarize(new double[] {1000}));
+        Path file = dir.resolve("throughput.csv");
+        ThroughputCli.csv(List.of(before), "host-1").write(file);
+        Baseline earlier = Baseline.read(file);
+        assertEquals("host-1", earlier.host());
+
+        ThroughputCli.Result now = new ThroughputCli.Result("cpu", BatchBench.Memory.PINNED, ParameterSet.ML_DSA_44,
+                Operation.SIGN, 64, Stats.summarize(new double[] {1100}));
+        assertArrayEquals(new String[] {"ML-DSA-44", "sign", "1,100", "1,100", "1,100", "1,000", "+10%"},
+                ThroughputCli.row(now, earlier));
+        assertArrayEquals(new String[] {"ML-DSA-44", "sign", "1,100", "1,100", "1,100"},
+                ThroughputCli.row(now, Baseline.NONE));
+        ThroughputCli.Result otherBatch = new ThroughputCli.Result("cpu", BatchBench.Memory.PINNED,
+                ParameterSet.ML_DSA_44, Operation.SIGN, 128, Stats.summarize(new double[] {1100}));
+        assertArrayEquals(new String[] {"ML-DSA-44", "sign", "1,100", "1,100", "1,100", "—", "—"},
+                ThroughputCli.row(otherBatch, earlier));
+        assertTrue(ThroughputCli.baselineLine(earlier, null, "host-1").contains("measured on this host"));
+        assertTrue(ThroughputCli.baselineLine(earlier, null, "host-2").contains("ANOTHER host, host-1"));
+        Files.writeString(file, "set,op\n");
+        assertThrows(UsageException.class, () -> Baseline.read(file));
     }
 
     @Test
@@ -108,5 +134,8 @@ class ThroughputCliTest {
             assertTrue(printed.matches("(?s).*\\nML-DSA-44 +" + op + " +[0-9,]+ .*"), op + " row in:\n" + printed);
         }
         assertTrue(Files.readString(dir.resolve("throughput.csv")).contains("cpu," + memory + ",ML-DSA-44"));
+        assertFalse(printed.contains("of target"), printed);
+        assertTrue(printed.contains("baseline of the next --quick run on this host"), printed);
+        assertTrue(Files.isRegularFile(Baseline.quickHistory(Host.name())));
     }
 }
