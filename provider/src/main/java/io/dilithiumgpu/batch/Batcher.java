@@ -105,10 +105,11 @@ public final class Batcher implements Engine, AutoCloseable {
      * Guards {@link #inFlight}, which the dispatcher and the batch threads share. Callers never take it: they queue lock-free (see {@link #submit}).
      */
     private final ReentrantLock lock = new ReentrantLock();
-    /** Room in the queue: one permit per task that may still be queued (backpressure). */
+    /**
+     * Room in the queue: one permit per task that may still be queued (backpressure). The only
+     * counter over all lanes that a call touches; the dispatcher sums the lanes' sizes instead.
+     */
     private final Semaphore room;
-    /** Tasks queued over all lanes. */
-    private final AtomicInteger queued = new AtomicInteger();
     private volatile boolean closed;
     // Guarded by lock:
     private int inFlight;
@@ -371,13 +372,11 @@ public final class Batcher implements Engine, AutoCloseable {
         }
         task.enqueuedNanos = System.nanoTime();
         int laneSize = lane.add(task);
-        int all = queued.incrementAndGet();
-        if (laneSize == 1 || laneSize == lane.maxBatch || all >= config.queueCapacity()) {
+        if (laneSize == 1 || laneSize == lane.maxBatch || room.availablePermits() == 0) {
             LockSupport.unpark(dispatcher);
         }
         if (closed && lane.remove(task)) {
             // Closed under us; the dispatcher may have drained and gone. Withdrawn, so refused.
-            queued.decrementAndGet();
             return refuseClosed(task);
         }
         return task.future;
@@ -401,14 +400,13 @@ public final class Batcher implements Engine, AutoCloseable {
                 try {
                     long now = System.nanoTime();
                     boolean closing = closed;
-                    lane = policy.next(lanes, now, inFlight, queued.get(), closing);
+                    lane = policy.next(lanes, now, inFlight, queueDepth(), closing);
                     if (lane != null) {
                         tasks = lane.take();
                         if (tasks.length > 0) {
-                            queued.addAndGet(-tasks.length);
                             inFlight++;
                         }
-                    } else if (closing && queued.get() == 0 && inFlight == 0) {
+                    } else if (closing && queueDepth() == 0 && inFlight == 0) {
                         return;
                     } else {
                         wait = inFlight < policy.maxInFlight() ? policy.nanosUntilDue(lanes, now) : Long.MAX_VALUE;
@@ -599,35 +597,31 @@ public final class Batcher implements Engine, AutoCloseable {
         if (failures > 0) {
             stats.failed(failures);
         }
+        long batched = early == null ? 0 : early.batchedNanos.get();
+        int delivered = early == null ? 0 : early.delivered.get();
+        Completion completion = new Completion(stats, tasks, formedNanos, queueWait, handOff, load, backend,
+                ranNanos, delivered, batched, completions == null ? 1 : Completion.slicesOf(tasks.length));
         if (completions != null) {
+            int slice = 0;
             try {
-                completions.execute(() -> {
-                    // A dependent stage that closes the batcher from here must not wait for itself.
-                    COMPLETING.set(this);
-                    deliver(tasks, formedNanos, queueWait, handOff, load, backend, ranNanos, early);
-                });
+                for (; slice < completion.slices(); slice++) {
+                    int s = slice;
+                    completions.execute(() -> {
+                        // A dependent stage that closes the batcher from here must not wait for itself.
+                        COMPLETING.set(this);
+                        completion.deliverSlice(s);
+                    });
+                }
                 return;
             } catch (RejectedExecutionException e) {
                 // Shut down under us (cannot happen before the batch threads have ended): deliver here.
             }
-        }
-        deliver(tasks, formedNanos, queueWait, handOff, load, backend, ranNanos, early);
-    }
-
-    /** Completes the futures of a finished batch and adds the batch to the stats (see {@link #finishBatch}). */
-    private void deliver(Task<?>[] tasks, long formedNanos, long queueWait, long handOff, long load, long backend,
-                         long ranNanos, EarlyDeliveries early) {
-        long batched = early == null ? 0 : early.batchedNanos.get();
-        int delivered = early == null ? 0 : early.delivered.get();
-        for (Task<?> t : tasks) {
-            long at = t.deliver(stats);
-            if (at != 0) {
-                batched += at - formedNanos;
-                delivered++;
+            for (; slice < completion.slices(); slice++) {
+                completion.deliverSlice(slice);
             }
+            return;
         }
-        long complete = ranNanos == 0 ? 0 : System.nanoTime() - ranNanos;
-        stats.batchFinished(queueWait, handOff, load, backend, complete, delivered, batched);
+        completion.deliverSlice(0);
     }
 
     /** Shuts {@code executor} down and waits for its tasks, uninterruptibly; true when interrupted meanwhile. */
@@ -686,8 +680,13 @@ public final class Batcher implements Engine, AutoCloseable {
         return op.ordinal() * ParameterSet.values().length + params.ordinal();
     }
 
+    /** Tasks queued over all lanes. */
     private int queueDepth() {
-        return queued.get();
+        int n = 0;
+        for (Lane lane : lanes) {
+            n += lane.size();
+        }
+        return n;
     }
 
     private int batchesInFlight() {
