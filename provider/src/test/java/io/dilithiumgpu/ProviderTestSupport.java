@@ -1,10 +1,7 @@
 package io.dilithiumgpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -67,14 +64,6 @@ public final class ProviderTestSupport {
         s.initVerify(key);
         s.update(message);
         return s.verify(signature);
-    }
-
-    /** The shared kat-vectors folder; the calling test is skipped, with the reason, when it is absent. */
-    public static Path katDir() {
-        Path path = Path.of(System.getProperty("kat.dir", "../../shared/kat-vectors"));
-        assumeTrue(Files.isDirectory(path), "test vectors not found at " + path.toAbsolutePath()
-                + " (set -Dkat.dir)");
-        return path;
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.dilithiumgpu.bench;
 
-import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.Scheme;
 
@@ -32,7 +31,7 @@ interface Reference {
             @Override
             public byte[] sign(ParameterSet p, byte[] sk, byte[] mu, byte[] rnd) {
                 byte[] sig = new byte[p.signatureBytes()];
-                return Scheme.sign(p, sk, 0, mu, 0, rnd, 0, sig, 0) == TaskStatus.OK ? sig : null;
+                return Scheme.sign(p, sk, 0, mu, 0, rnd, 0, sig, 0) ? sig : null;
             }
 
             @Override

@@ -4,8 +4,6 @@ import static io.dilithiumgpu.core.ParameterSet.MU_BYTES;
 import static io.dilithiumgpu.core.ParameterSet.N;
 import static io.dilithiumgpu.core.ParameterSet.SEED_BYTES;
 
-import io.dilithiumgpu.backend.TaskStatus;
-
 import org.bouncycastle.crypto.digests.SHAKEDigest;
 
 /**
@@ -111,11 +109,11 @@ public final class Scheme {
      *
      * <p>Writes the signature only on success.
      *
-     * @return {@code TaskStatus.OK}, or {@code TaskStatus.INVALID_KEY} when sk does not decode
-     *         (an s1 or s2 coefficient outside [−η, η]) or when {@link #MAX_SIGN_ATTEMPTS}
-     *         attempts were all rejected
+     * @return true when the signature was written; false when sk does not decode (an s1 or s2
+     *         coefficient outside [−η, η]) or when {@link #MAX_SIGN_ATTEMPTS} attempts were all
+     *         rejected
      */
-    public static byte sign(ParameterSet p, byte[] sk, int skOff, byte[] mu, int muOff,
+    public static boolean sign(ParameterSet p, byte[] sk, int skOff, byte[] mu, int muOff,
                             byte[] rnd, int rndOff, byte[] sig, int sigOff) {
         return sign(p, sk, skOff, null, mu, muOff, rnd, rndOff, sig, sigOff);
     }
@@ -129,7 +127,7 @@ public final class Scheme {
      *
      * @param cache the private key's cache, or {@code null} for none
      */
-    public static byte sign(ParameterSet p, byte[] sk, int skOff, PrivateKeyCache cache, byte[] mu, int muOff,
+    public static boolean sign(ParameterSet p, byte[] sk, int skOff, PrivateKeyCache cache, byte[] mu, int muOff,
                             byte[] rnd, int rndOff, byte[] sig, int sigOff) {
         int k = p.k();
         int l = p.l();
@@ -151,7 +149,7 @@ public final class Scheme {
             int[] matrix = cache == null ? null : cache.load(p, sk, skOff, ws);
             if (matrix == null) {
                 if (!decodeSecretNtt(p, sk, skOff, ws)) {
-                    return TaskStatus.INVALID_KEY;
+                    return false;
                 }
                 ws.expandMatrix(p, seeds, rho);
                 matrix = ws.matrix;
@@ -220,9 +218,9 @@ public final class Scheme {
                     Packing.packZ(ws.z, i * N, gamma1, sig, zOff + i * zBytes);
                 }
                 Packing.packHint(ws.h, k, p.omega(), sig, zOff + l * zBytes);
-                return TaskStatus.OK;
+                return true;
             }
-            return TaskStatus.INVALID_KEY;
+            return false;
         } finally {
             ws.wipeSecrets(p);
         }

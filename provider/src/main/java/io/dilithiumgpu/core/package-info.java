@@ -61,7 +61,7 @@
  *   <li>Everything in verification, which handles only public data; {@code Scheme.verify}
  *       returns as soon as the signature is found malformed.</li>
  *   <li>The skDecode failure path of {@code Scheme.sign}: an out-of-range key returns
- *       {@code INVALID_KEY} at once; the check itself is branch-free until that decision.</li>
+ *       false at once; the check itself is branch-free until that decision.</li>
  *   <li>The cache of Â in the per-thread workspace compares the public ρ.</li>
  *   <li>Whether a signature or verification found its key's cache filled, which reveals how
  *       often the key was used (the cache fills at the second use) and nothing of its value;

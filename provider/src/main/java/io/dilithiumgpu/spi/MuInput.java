@@ -3,7 +3,6 @@ package io.dilithiumgpu.spi;
 import io.dilithiumgpu.core.MuHasher;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PreHash;
-import org.bouncycastle.crypto.Digest;
 
 import java.security.SignatureException;
 
@@ -31,13 +30,13 @@ abstract class MuInput {
 
     /** HashML-DSA (FIPS 204 Algorithms 4/5): PH(M) streamed, then μ from the digest. */
     static MuInput preHashed(ParameterSet p, byte[] tr, byte[] context, PreHash ph) {
-        Digest digest = PreHashDigests.create(ph);
+        PreHash.Hasher digest = ph.hasher();
         return new MuInput() {
             @Override
             void update(byte[] in, int off, int len) { digest.update(in, off, len); }
 
             @Override
-            byte[] mu() { return MuHasher.preHashed(p, tr, context, ph, PreHashDigests.finish(digest, ph)); }
+            byte[] mu() { return MuHasher.preHashed(p, tr, context, ph, digest.finish()); }
         };
     }
 

@@ -5,13 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.dilithiumgpu.ProviderTestSupport.ScriptedRandom;
+import io.dilithiumgpu.TestVectors;
+import io.dilithiumgpu.TestVectors.AcvpCase;
 import io.dilithiumgpu.key.DilithiumPrivateKey;
 import io.dilithiumgpu.key.DilithiumPublicKey;
 import io.dilithiumgpu.spec.MLDSAParameterSpec;
 import io.dilithiumgpu.spec.RawPrivateKeySpec;
 import io.dilithiumgpu.spec.RawPublicKeySpec;
 import io.dilithiumgpu.spec.SeedPrivateKeySpec;
-import io.dilithiumgpu.interop.Vectors.AcvpCase;
 import org.bouncycastle.crypto.digests.SHAKEDigest;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -34,14 +35,14 @@ import java.util.stream.Stream;
 class AcvpKnownAnswerTest {
     private static final int PER_GROUP = 2;
 
-    static List<AcvpCase> keyGen() { return Vectors.acvp("ML-DSA-keyGen-FIPS204", 3); }
+    static List<AcvpCase> keyGen() { return TestVectors.acvp("ML-DSA-keyGen-FIPS204", 3); }
 
     static Stream<AcvpCase> sigGen() {
-        return Stream.concat(Vectors.acvp("ML-DSA-sigGen-FIPS204", PER_GROUP).stream(),
-                Vectors.acvp("ML-DSA-sigGen-FIPS204-tr1", PER_GROUP).stream());
+        return Stream.concat(TestVectors.acvp("ML-DSA-sigGen-FIPS204", PER_GROUP).stream(),
+                TestVectors.acvp("ML-DSA-sigGen-FIPS204-tr1", PER_GROUP).stream());
     }
 
-    static List<AcvpCase> sigVer() { return Vectors.acvp("ML-DSA-sigVer-FIPS204", 3); }
+    static List<AcvpCase> sigVer() { return TestVectors.acvp("ML-DSA-sigVer-FIPS204", 3); }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("keyGen")

@@ -2,11 +2,13 @@ package io.dilithiumgpu.interop;
 
 import static io.dilithiumgpu.ProviderTestSupport.ML_DSA_SETS;
 import static io.dilithiumgpu.ProviderTestSupport.PROVIDER;
+import static io.dilithiumgpu.ProviderTestSupport.keyPair;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dilithiumgpu.ProviderTestSupport.ScriptedRandom;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.key.DilithiumPrivateKey;
 import io.dilithiumgpu.key.DilithiumPublicKey;
@@ -18,8 +20,14 @@ import org.bouncycastle.asn1.ASN1Encoding;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
+import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
 import org.bouncycastle.jcajce.spec.ContextParameterSpec;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.bouncycastle.pqc.crypto.mldsa.MLDSAKeyGenerationParameters;
+import org.bouncycastle.pqc.crypto.mldsa.MLDSAKeyPairGenerator;
+import org.bouncycastle.pqc.crypto.mldsa.MLDSAParameters;
+import org.bouncycastle.pqc.crypto.mldsa.MLDSAPrivateKeyParameters;
+import org.bouncycastle.pqc.crypto.mldsa.MLDSAPublicKeyParameters;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,9 +48,10 @@ import java.util.Random;
 import java.util.stream.Stream;
 
 /**
- * Interoperability with BouncyCastle 1.85's ML-DSA: key encodings both ways (byte-exact round trips
- * of theirs through ours), and signatures of ours verified by theirs and theirs by ours, for all
- * three sets, with and without a context, over message sizes from 0 bytes to 1 MiB.
+ * Interoperability with BouncyCastle 1.85's ML-DSA: the same keys from the same seed, key encodings
+ * both ways (byte-exact round trips of theirs through ours), and signatures of ours verified by
+ * theirs and theirs by ours, for all three sets, with and without a context, over message sizes
+ * from 0 bytes to 1 MiB.
  */
 class BouncyCastleInteropTest {
     private static final Provider BC = new BouncyCastleProvider();
@@ -55,14 +64,45 @@ class BouncyCastleInteropTest {
 
     static List<String> sets() { return ML_DSA_SETS; }
 
-    /** Message sizes: the edges 0 B and 1 MiB, and a few seeded random sizes between. */
+    /**
+     * Message sizes: the edges 0 B and 1 MiB, a few sizes around 64 bytes and up to 10 kB, and a
+     * few seeded random sizes between.
+     */
     private static List<Integer> messageSizes(long seed) {
         Random random = new Random(seed);
-        List<Integer> sizes = new ArrayList<>(List.of(0, 1 << 20));
+        List<Integer> sizes = new ArrayList<>(List.of(0, 1, 63, 64, 65, 1000, 10_000, 1 << 20));
         for (int i = 0; i < 4; i++) {
             sizes.add(random.nextInt(1 << (4 + 4 * i)));
         }
         return sizes;
+    }
+
+    /** Key generation from ξ (FIPS 204 Algorithm 6): ours through the JCA, theirs through its lightweight API. */
+    @ParameterizedTest
+    @MethodSource("sets")
+    void sameKeysFromTheSameSeed(String set) throws Exception {
+        Random random = new Random(set.hashCode());
+        for (int trial = 0; trial < 5; trial++) {
+            byte[] seed = new byte[32];
+            random.nextBytes(seed);
+            MLDSAKeyPairGenerator generator = new MLDSAKeyPairGenerator();
+            generator.init(new MLDSAKeyGenerationParameters(ScriptedRandom.of(seed), lightweight(set)));
+            AsymmetricCipherKeyPair theirs = generator.generateKeyPair();
+            KeyPair ours = keyPair(set, seed);
+            assertArrayEquals(((MLDSAPublicKeyParameters) theirs.getPublic()).getEncoded(),
+                    ((DilithiumPublicKey) ours.getPublic()).getRawKey(), set + " trial " + trial);
+            assertArrayEquals(((MLDSAPrivateKeyParameters) theirs.getPrivate()).getPrivateKey(),
+                    ((DilithiumPrivateKey) ours.getPrivate()).getExpandedKey(), set + " trial " + trial);
+        }
+    }
+
+    private static MLDSAParameters lightweight(String set) {
+        switch (set) {
+            case "ML-DSA-44": return MLDSAParameters.ml_dsa_44;
+            case "ML-DSA-65": return MLDSAParameters.ml_dsa_65;
+            case "ML-DSA-87": return MLDSAParameters.ml_dsa_87;
+            default: throw new IllegalArgumentException(set);
+        }
     }
 
     @ParameterizedTest

@@ -2,6 +2,7 @@ package io.dilithiumgpu.interop;
 
 import static io.dilithiumgpu.ProviderTestSupport.ML_DSA_SETS;
 import static io.dilithiumgpu.ProviderTestSupport.PROVIDER;
+import static io.dilithiumgpu.ProviderTestSupport.keyPair;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.dilithiumgpu.ProviderTestSupport.ScriptedRandom;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.key.DilithiumPrivateKey;
 import io.dilithiumgpu.key.Pkcs8;
@@ -33,14 +35,15 @@ import java.security.PublicKey;
 import java.security.Security;
 import java.security.Signature;
 import java.security.spec.InvalidKeySpecException;
+import java.security.spec.NamedParameterSpec;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.List;
 import java.util.Random;
 
 /**
- * Interoperability with the JDK's own ML-DSA (the SUN provider, Java 24 and later; JEP 497): key
- * encodings both ways, with byte-exact round trips of the JDK's encodings through ours, and
+ * Interoperability with the JDK's own ML-DSA (the SUN provider, Java 24 and later; JEP 497): the
+ * same keys from the same seed, key encodings both ways, with byte-exact round trips of the JDK's encodings through ours, and
  * signatures of ours verified by the JDK and the JDK's by ours, for all three sets over message sizes
  * from 0 bytes to 1 MiB. The JDK offers no context strings, so all contexts here are empty. Skipped,
  * with the reason, on older JDKs.
@@ -61,6 +64,23 @@ class JdkInteropTest {
     }
 
     static List<String> sets() { return ML_DSA_SETS; }
+
+    /** Key generation from ξ (FIPS 204 Algorithm 6): the JDK's generator draws ξ as ours does. */
+    @ParameterizedTest
+    @MethodSource("sets")
+    void sameKeysFromTheSameSeed(String set) throws Exception {
+        byte[] seed = new byte[32];
+        new Random(set.hashCode()).nextBytes(seed);
+        KeyPairGenerator generator = KeyPairGenerator.getInstance(set, sun);
+        ScriptedRandom random = ScriptedRandom.of(seed);
+        generator.initialize(new NamedParameterSpec(set), random);
+        KeyPair jdk = generator.generateKeyPair();
+        random.assertExhausted();
+        KeyPair ours = keyPair(set, seed);
+        assertArrayEquals(jdk.getPublic().getEncoded(), ours.getPublic().getEncoded());
+        assertEquals(ours.getPrivate(), KeyFactory.getInstance(set, PROVIDER)
+                .generatePrivate(new PKCS8EncodedKeySpec(jdk.getPrivate().getEncoded())));
+    }
 
     @ParameterizedTest
     @MethodSource("sets")

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dilithiumgpu.TestVectors;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.key.DilithiumPrivateKey;
 import io.dilithiumgpu.key.DilithiumPublicKey;
@@ -35,7 +36,7 @@ class RoundThreeKnownAnswerTest {
     private static final int RECORDS = 3;
 
     static Stream<Arguments> records() {
-        return ROUND3_SETS.stream().flatMap(set -> Vectors.rsp("dilithium-r31/PQCsignKAT_" + set + ".rsp", RECORDS)
+        return ROUND3_SETS.stream().flatMap(set -> TestVectors.rsp("dilithium-r31/PQCsignKAT_" + set + ".rsp", RECORDS)
                 .stream().map(r -> Arguments.of(set, r.get("count"), r)));
     }
 
@@ -43,20 +44,20 @@ class RoundThreeKnownAnswerTest {
     @MethodSource("records")
     void keyGenerationFromTheKatDrbg(String set, String count, Map<String, String> record) throws Exception {
         KeyPairGenerator g = KeyPairGenerator.getInstance("Dilithium", PROVIDER);
-        g.initialize(new NamedParameterSpec(set), new NistKatRandom(Vectors.hex(record.get("seed"))));
+        g.initialize(new NamedParameterSpec(set), new NistKatRandom(TestVectors.hex(record.get("seed"))));
         KeyPair kp = g.generateKeyPair();
-        assertArrayEquals(Vectors.hex(record.get("pk")), ((DilithiumPublicKey) kp.getPublic()).getRawKey());
-        assertArrayEquals(Vectors.hex(record.get("sk")), ((DilithiumPrivateKey) kp.getPrivate()).getExpandedKey());
+        assertArrayEquals(TestVectors.hex(record.get("pk")), ((DilithiumPublicKey) kp.getPublic()).getRawKey());
+        assertArrayEquals(TestVectors.hex(record.get("sk")), ((DilithiumPrivateKey) kp.getPrivate()).getExpandedKey());
     }
 
     @ParameterizedTest(name = "{0} count {1}")
     @MethodSource("records")
     void deterministicSignatureAndVerification(String set, String count, Map<String, String> record) throws Exception {
         KeyFactory kf = KeyFactory.getInstance(set, PROVIDER);
-        PrivateKey sk = kf.generatePrivate(new RawPrivateKeySpec(set, Vectors.hex(record.get("sk"))));
-        PublicKey pk = kf.generatePublic(new RawPublicKeySpec(set, Vectors.hex(record.get("pk"))));
-        byte[] msg = Vectors.hex(record.get("msg"));
-        byte[] expected = Arrays.copyOf(Vectors.hex(record.get("sm")), ParameterSet.forName(set).signatureBytes());
+        PrivateKey sk = kf.generatePrivate(new RawPrivateKeySpec(set, TestVectors.hex(record.get("sk"))));
+        PublicKey pk = kf.generatePublic(new RawPublicKeySpec(set, TestVectors.hex(record.get("pk"))));
+        byte[] msg = TestVectors.hex(record.get("msg"));
+        byte[] expected = Arrays.copyOf(TestVectors.hex(record.get("sm")), ParameterSet.forName(set).signatureBytes());
 
         for (String name : new String[] {set, "Dilithium"}) {
             Signature signer = Signature.getInstance(name, PROVIDER);

@@ -1,6 +1,5 @@
 package io.dilithiumgpu.bench.jmh;
 
-import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.MuHasher;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
@@ -196,9 +195,8 @@ public class CoreBenchmark {
         byte[] coreSign() {
             byte[] mu = MuHasher.pure(params, tr, EMPTY_CONTEXT).update(MESSAGE).finish();
             random.nextBytes(rnd);
-            byte status = Scheme.sign(params, privateKey, 0, mu, 0, rnd, 0, signature, 0);
-            if (status != TaskStatus.OK) {
-                throw new IllegalStateException("core: signing failed, status " + status);
+            if (!Scheme.sign(params, privateKey, 0, mu, 0, rnd, 0, signature, 0)) {
+                throw new IllegalStateException("core: signing failed");
             }
             return signature;
         }
@@ -276,7 +274,7 @@ public class CoreBenchmark {
                 for (int m = 0; m < MESSAGES; m++) {
                     mus[k][m] = MuHasher.pure(p, tr, EMPTY_CONTEXT).update(new byte[] {(byte) m}).finish();
                     byte[] rndM = Scheme.deterministicRnd(p, privateKeys[k], 0, mus[k][m], 0);
-                    if (Scheme.sign(p, privateKeys[k], 0, mus[k][m], 0, rndM, 0, signatures[k][m], 0) != TaskStatus.OK
+                    if (!Scheme.sign(p, privateKeys[k], 0, mus[k][m], 0, rndM, 0, signatures[k][m], 0)
                             || !Scheme.verify(p, publicKeys[k], 0, mus[k][m], 0, signatures[k][m], 0)) {
                         throw new IllegalStateException("core: key " + k + " does not sign and verify");
                     }
@@ -288,9 +286,8 @@ public class CoreBenchmark {
             int i = next++;
             int k = i % keys;
             int m = (i / keys) % MESSAGES;
-            byte status = Scheme.sign(params, privateKeys[k], 0, privateCaches[k], mus[k][m], 0, rnd, 0, signature, 0);
-            if (status != TaskStatus.OK) {
-                throw new IllegalStateException("core: signing failed, status " + status);
+            if (!Scheme.sign(params, privateKeys[k], 0, privateCaches[k], mus[k][m], 0, rnd, 0, signature, 0)) {
+                throw new IllegalStateException("core: signing failed");
             }
             return signature;
         }

@@ -136,7 +136,8 @@ public final class CpuBackend implements Backend {
         checkLength("signatures", signatures, n, sigBytes);
         checkCaches(caches, n);
         run(n, i -> status[i] = Scheme.sign(params, privateKeys, i * skBytes, caches == null ? null : caches[i],
-                mus, i * muBytes, rnds, i * rndBytes, signatures, i * sigBytes));
+                mus, i * muBytes, rnds, i * rndBytes, signatures, i * sigBytes)
+                ? TaskStatus.OK : TaskStatus.INVALID_KEY);
     }
 
     @Override

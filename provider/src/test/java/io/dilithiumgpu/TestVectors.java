@@ -1,6 +1,6 @@
-package io.dilithiumgpu.interop;
+package io.dilithiumgpu;
 
-import static io.dilithiumgpu.ProviderTestSupport.katDir;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -18,30 +19,47 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A few records of the shared known-answer files (kat-vectors/README.md), read for the JCA-level
- * checks; the full suites run in the kat-vectors module.
+ * Reads a few records of the shared known-answer files (kat-vectors/README.md) for the provider's
+ * quick checks of the core and of the JCA surface; the full suites run in the kat-vectors module.
  */
-final class Vectors {
+public final class TestVectors {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HexFormat HEX = HexFormat.of();
 
-    private Vectors() {}
+    private TestVectors() {}
+
+    /** The shared kat-vectors folder; the calling test is skipped, with the reason, when it is absent. */
+    public static Path dir() {
+        Path path = Path.of(System.getProperty("kat.dir", "../../shared/kat-vectors"));
+        assumeTrue(Files.isDirectory(path), "test vectors not found at " + path.toAbsolutePath()
+                + " (set -Dkat.dir)");
+        return path;
+    }
+
+    /** A JSON file of the folder, whole. */
+    public static JsonNode json(String relative) {
+        try {
+            return JSON.readTree(dir().resolve(relative).toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     /** One ACVP test case: its group's fields, overlaid by the case's prompt and expected fields. */
-    static final class AcvpCase {
-        final JsonNode fields;
+    public static final class AcvpCase {
+        public final JsonNode fields;
 
         AcvpCase(JsonNode fields) {
             this.fields = fields;
         }
 
-        String text(String name) { return fields.get(name).asText(); }
+        public String text(String name) { return fields.get(name).asText(); }
 
-        boolean has(String name) { return fields.hasNonNull(name); }
+        public boolean has(String name) { return fields.hasNonNull(name); }
 
-        boolean flag(String name) { return fields.path(name).asBoolean(false); }
+        public boolean flag(String name) { return fields.path(name).asBoolean(false); }
 
-        byte[] bytes(String name) { return HEX.parseHex(text(name).toLowerCase()); }
+        public byte[] bytes(String name) { return hex(text(name)); }
 
         @Override
         public String toString() {
@@ -51,9 +69,9 @@ final class Vectors {
 
     /**
      * The first {@code perGroup} cases of every group of an ACVP folder, prompt joined with expected
-     * results on tgId/tcId.
+     * results on tcId.
      */
-    static List<AcvpCase> acvp(String folder, int perGroup) {
+    public static List<AcvpCase> acvp(String folder, int perGroup) {
         JsonNode prompt = json("acvp/" + folder + "/prompt.json");
         JsonNode expected = json("acvp/" + folder + "/expectedResults.json");
         Map<String, JsonNode> answers = new HashMap<>();
@@ -84,11 +102,11 @@ final class Vectors {
     }
 
     /** The first {@code max} records of a NIST PQC .rsp file, each as field name to value. */
-    static List<Map<String, String>> rsp(String relative, int max) {
+    public static List<Map<String, String>> rsp(String relative, int max) {
         List<Map<String, String>> records = new ArrayList<>();
         Map<String, String> current = null;
         try {
-            for (String line : Files.readAllLines(katDir().resolve(relative), StandardCharsets.US_ASCII)) {
+            for (String line : Files.readAllLines(dir().resolve(relative), StandardCharsets.US_ASCII)) {
                 int eq = line.indexOf(" = ");
                 if (eq < 0) {
                     continue;
@@ -109,15 +127,12 @@ final class Vectors {
         return records;
     }
 
-    static byte[] hex(String s) {
+    public static byte[] hex(String s) {
         return HEX.parseHex(s.toLowerCase());
     }
 
-    private static JsonNode json(String relative) {
-        try {
-            return JSON.readTree(katDir().resolve(relative).toFile());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** The hex string field {@code field} of a JSON object, decoded. */
+    public static byte[] hex(JsonNode node, String field) {
+        return hex(node.get(field).asText());
     }
 }
