@@ -1,5 +1,7 @@
 package io.dilithiumgpu.bench;
 
+import java.util.function.LongSupplier;
+
 /**
  * Repeats a timed batch: warm-up runs, then measured runs. Every run, warm-up included, is
  * prepared and checked outside the timed region, so a run that produced wrong results never
@@ -36,6 +38,11 @@ final class Runs {
      * @return the runs done
      */
     static int warmUp(TimedBatch batch, int minRuns, long minNanos) throws WrongResultException {
+        return warmUp(batch, minRuns, minNanos, System::nanoTime);
+    }
+
+    /** {@link #warmUp(TimedBatch, int, long)} on the given clock (nanoseconds). */
+    static int warmUp(TimedBatch batch, int minRuns, long minNanos, LongSupplier clock) throws WrongResultException {
         if (minRuns < 0 || minNanos < 0) {
             throw new IllegalArgumentException("minRuns ≥ 0 and minNanos ≥ 0 required: " + minRuns + ", "
                     + minNanos);
@@ -43,9 +50,9 @@ final class Runs {
         if (minRuns == 0) {
             return 0;
         }
-        long start = System.nanoTime();
+        long start = clock.getAsLong();
         int done = 0;
-        while (done < minRuns || System.nanoTime() - start < minNanos) {
+        while (done < minRuns || clock.getAsLong() - start < minNanos) {
             once(batch);
             done++;
         }

@@ -4,6 +4,7 @@ import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.cpu.CpuBackend;
 import io.dilithiumgpu.core.ParameterSet;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+@Timeout(60)
 class BatchBenchTest {
 
     /** The CPU backend behind every operation; the test backends below step in where they test something. */

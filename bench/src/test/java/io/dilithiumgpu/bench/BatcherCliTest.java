@@ -1,6 +1,7 @@
 package io.dilithiumgpu.bench;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -10,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+@Timeout(120)
 class BatcherCliTest {
     private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
     private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);

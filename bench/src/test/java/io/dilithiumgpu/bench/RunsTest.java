@@ -4,7 +4,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -79,25 +78,25 @@ class RunsTest {
         assertEquals(3, Runs.warmUp(quick, 3, 0));
         assertEquals(3, quick.runs);
 
-        // Whatever the load: at least the time passes, and a run follows the minimum ones whenever
-        // they ended with time left.
-        List<Long> ends = new ArrayList<>();
+        // Each run takes 5 ms of a clock that only the runs advance: 40 ms take 8 runs, 3 ms 2.
+        long[] now = {0};
         Recorder timed = new Recorder(0) {
             @Override
             public void run() {
                 super.run();
-                LockSupport.parkNanos(1_000_000);
-                ends.add(System.nanoTime());
+                now[0] += 5_000_000;
             }
         };
-        long start = System.nanoTime();
-        int done = Runs.warmUp(timed, 2, 40_000_000);
-        assertTrue(System.nanoTime() - start >= 40_000_000);
-        assertTrue(done >= 2);
-        if (ends.get(1) - start < 40_000_000) {
-            assertTrue(done > 2, "the minimum runs ended with time left, yet no run followed");
-        }
-        assertEquals(done, timed.runs);
+        assertEquals(8, Runs.warmUp(timed, 2, 40_000_000, () -> now[0]));
+        assertEquals(8, timed.runs);
+        Recorder counted = new Recorder(0) {
+            @Override
+            public void run() {
+                super.run();
+                now[0] += 5_000_000;
+            }
+        };
+        assertEquals(2, Runs.warmUp(counted, 2, 3_000_000, () -> now[0]), "the runs outlast the time");
 
         Recorder none = new Recorder(0);
         assertEquals(0, Runs.warmUp(none, 0, 40_000_000));

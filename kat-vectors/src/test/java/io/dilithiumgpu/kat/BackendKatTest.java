@@ -7,12 +7,14 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 /**
@@ -25,6 +27,8 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class BackendKatTest {
+    private static final Duration SUITE_LIMIT = Duration.ofMinutes(10);
+
     private Backend backend;
     private KatFiles files;
     private final List<SuiteReport> reports = Collections.synchronizedList(new ArrayList<>());
@@ -49,7 +53,8 @@ public abstract class BackendKatTest {
     @TestFactory
     Stream<DynamicTest> everySuite() {
         return KatSuites.all(files).stream().map(suite -> dynamicTest(suite.toString(), () -> {
-            SuiteReport report = suite.run(backend);
+            // A batch whose task the backend lost would wait forever; @Timeout does not reach dynamic tests.
+            SuiteReport report = assertTimeoutPreemptively(SUITE_LIMIT, () -> suite.run(backend), suite.name());
             reports.add(report);
             System.out.println(report);
             List<String> details = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.dilithiumgpu.batch;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.backend.cpu.CpuBackend;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.security.ProviderException;
 import java.security.SignatureException;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Shutdown, interrupts, cancellation and backpressure of {@link Batcher}. */
+@Timeout(60)
 class BatcherLifecycleTest {
     private static final Duration GENEROUS = Duration.ofMinutes(2);
     private static final ParameterSet P = ParameterSet.ML_DSA_44;

@@ -8,6 +8,7 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.lang.management.ManagementFactory;
 import java.security.GeneralSecurityException;
@@ -41,6 +42,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code DilithiumGPU} provider (so through the shared batcher); every signature is checked by an
  * independent verifier, and the shared batcher's MBean must show real batching over the storm.
  */
+@Timeout(300)
 class BatcherStormTest {
     private static final Duration GENEROUS = Duration.ofMinutes(5);
     private static final int CALLERS = 1000;

@@ -9,6 +9,7 @@ import io.dilithiumgpu.core.Scheme;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -40,6 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Results, per-task failures, secret wiping and the CPU fallback of {@link Batcher}. */
+@Timeout(120)
 class BatcherTest {
     private static final Duration GENEROUS = Duration.ofMinutes(2);
 

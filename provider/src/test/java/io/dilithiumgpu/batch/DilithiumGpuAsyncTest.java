@@ -11,6 +11,7 @@ import org.bouncycastle.crypto.params.ParametersWithContext;
 import org.bouncycastle.crypto.signers.MLDSASigner;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -38,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The public async API: key objects and raw encodings, specs, and interop with JCA and BouncyCastle. */
+@Timeout(60)
 class DilithiumGpuAsyncTest {
     private static final Duration GENEROUS = Duration.ofMinutes(2);
 

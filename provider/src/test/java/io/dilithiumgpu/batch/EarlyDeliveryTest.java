@@ -8,6 +8,7 @@ import io.dilithiumgpu.backend.cpu.CpuBackend;
 import io.dilithiumgpu.core.ParameterSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.security.InvalidKeyException;
 import java.time.Duration;
@@ -37,6 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * while the batch still runs; the rest of the batch, reruns after a backend failure and the stats
  * treat them as delivered once.
  */
+@Timeout(120)
 class EarlyDeliveryTest {
     private static final Duration GENEROUS = Duration.ofMinutes(2);
     private static final ParameterSet P = ParameterSet.ML_DSA_44;

@@ -2,6 +2,7 @@ package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.core.ParameterSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.lang.management.ManagementFactory;
 import javax.management.ObjectName;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The shared engine (one per process, visible over JMX) and the backend policies. */
+@Timeout(60)
 class EnginesTest {
 
     @Test

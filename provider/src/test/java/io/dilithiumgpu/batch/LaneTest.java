@@ -3,6 +3,7 @@ package io.dilithiumgpu.batch;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -12,10 +13,10 @@ import java.util.concurrent.CountDownLatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The striped lane: every task taken once, each thread's tasks in order, counts and ages right. */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LaneTest {
     private static Task<Boolean> task(long enqueuedNanos) {
         Task<Boolean> t = new VerifyBatch.Request(new byte[0], new byte[0], new byte[0]);
@@ -73,7 +74,10 @@ class LaneTest {
                 lastSeen[o[0]] = o[1];
             }
             taken += batch.length;
-            if (!addersDone && batch.length == 0) {
+            if (batch.length == 0) {
+                // Once every adder has ended (isAlive makes its adds visible), one empty take
+                // means the rest are lost: fail rather than spin.
+                assertFalse(addersDone, (threads * perThread - taken) + " tasks lost");
                 addersDone = adders.stream().noneMatch(Thread::isAlive);
                 Thread.onSpinWait();
             }
@@ -129,6 +133,6 @@ class LaneTest {
             assertTrue(tasks.subList(1, 6).stream().anyMatch(x -> x == t));
         }
         assertFalse(lane.remove(tasks.get(1)), "a taken task cannot be withdrawn");
-        assertSame(0, lane.size());
+        assertEquals(0, lane.size());
     }
 }

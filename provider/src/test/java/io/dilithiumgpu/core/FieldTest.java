@@ -40,7 +40,7 @@ class FieldTest {
     }
 
     @Test
-    void montgomeryReduceOverItsWholeInputRange() {
+    void montgomeryReduceOnItsEdgesAndTwoMillionRandomPointsOfItsInputRange() {
         long[] edges = {0, 1, -1, Q, -Q, -TWO_31_Q, TWO_31_Q - 1, -TWO_31_Q + 1,
             (long) Q * Q, -(long) Q * Q, Integer.MAX_VALUE, Integer.MIN_VALUE};
         for (long a : edges) {

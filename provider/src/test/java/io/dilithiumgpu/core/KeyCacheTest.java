@@ -18,6 +18,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * those of the plain path before and after the cache fills, fall-back on foreign key bytes and
  * invalid keys, wiping on destroy, and concurrent use.
  */
+@Timeout(60)
 class KeyCacheTest {
     /** A key pair of set p from a seed derived from {@code tag}. */
     private static final class Keys {

@@ -28,10 +28,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The keys' caches of decoded vectors, as seen through the keys and the JCA services. */
+@Timeout(60)
 class KeyCachesTest {
     private static final MLDSAParameterSpec DETERMINISTIC = MLDSAParameterSpec.builder().deterministic(true).build();
 

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.spec.RawPrivateKeySpec;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -29,6 +30,7 @@ import java.security.Security;
 import java.security.spec.NamedParameterSpec;
 import java.util.HexFormat;
 
+@Timeout(60)
 class KeysTest {
     private static final HexFormat HEX = HexFormat.of();
 

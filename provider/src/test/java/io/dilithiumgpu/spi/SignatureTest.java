@@ -23,6 +23,7 @@ import io.dilithiumgpu.spec.MLDSAParameterSpec;
 import io.dilithiumgpu.spec.RawPrivateKeySpec;
 import org.bouncycastle.crypto.digests.SHAKEDigest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -46,6 +47,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+@Timeout(120)
 class SignatureTest {
     private static final byte[] MESSAGE = "the quick brown fox".getBytes(StandardCharsets.UTF_8);
 

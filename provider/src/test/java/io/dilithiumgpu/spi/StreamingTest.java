@@ -5,6 +5,7 @@ import static io.dilithiumgpu.ProviderTestSupport.keyPair;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.nio.ByteBuffer;
 import java.security.KeyPair;
@@ -15,6 +16,7 @@ import java.util.Random;
  * update() hashes as it goes: a 1 GiB message streamed in 1 MiB pieces is signed and verified while
  * the heap holds no more than the one piece.
  */
+@Timeout(300)
 class StreamingTest {
     private static final int PIECE = 1 << 20;
     private static final int PIECES = 1 << 10;

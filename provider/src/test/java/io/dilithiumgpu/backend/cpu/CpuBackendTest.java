@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.PinnedDigests;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
@@ -18,9 +19,11 @@ import java.util.Arrays;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+@Timeout(60)
 class CpuBackendTest {
     private static final int N = 9;
 
@@ -49,6 +52,16 @@ class CpuBackendTest {
         byte[] status = new byte[n];
         Arrays.fill(status, (byte) 0x7f);
         return status;
+    }
+
+    @ParameterizedTest
+    @EnumSource(ParameterSet.class)
+    void fixedSeedBatchesGiveThePinnedDigests(ParameterSet p) {
+        try (CpuBackend backend = new CpuBackend(2)) {
+            for (Operation op : Operation.values()) {
+                assertEquals(PinnedDigests.expected(p, op), PinnedDigests.of(backend, p, op), p + " " + op);
+            }
+        }
     }
 
     @ParameterizedTest

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -42,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * batches already spread over several chunks, slots and devices. Skipped, with the reason,
  * without a usable GPU.
  */
+@Timeout(300)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CudaBackendTest {
     private static final int SLOT_TASKS = 64;

@@ -1,5 +1,7 @@
 package io.dilithiumgpu.backend.cuda;
 
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.PinnedDigests;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.backend.cpu.CpuBackend;
 import io.dilithiumgpu.core.ParameterSet;
@@ -8,6 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -31,8 +34,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@code cuda.diff.sets} the sets (default all six), {@code cuda.diff.seed} the random seed
  * (default: from the clock, printed so a failure can be replayed). Work goes in rounds of
  * {@value #ROUND} tasks; each round's GPU outputs are hashed into one SHA-256 per set and
- * operation (public outputs only), which is printed. Skipped, with the reason, without a usable GPU.
+ * operation (public outputs only), which is printed. Beside the random runs, fixed-seed batches
+ * must give the digests the CPU core pinned ({@link PinnedDigests}). Skipped, with the reason,
+ * without a usable GPU.
  */
+@Timeout(300)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CudaDifferentialTest {
     private static final int ROUND = 16_384;
@@ -92,6 +98,14 @@ class CudaDifferentialTest {
         byte[] sks = new byte[n * p.privateKeyBytes()];
         cpu.keyGen(p, n, bytes(r, n * 32), pks, sks, new byte[n]);
         return new byte[][] {pks, sks};
+    }
+
+    @ParameterizedTest
+    @MethodSource("sets")
+    void fixedSeedBatchesGiveThePinnedDigests(ParameterSet p) {
+        for (Operation op : Operation.values()) {
+            assertEquals(PinnedDigests.expected(p, op), PinnedDigests.of(gpu, p, op), p + " " + op);
+        }
     }
 
     @ParameterizedTest
