@@ -2,6 +2,7 @@ package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.core.ParameterSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.security.ProviderException;
 
@@ -10,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Timeout(60)
 class CompletionTest {
     private static final ParameterSet P = ParameterSet.ML_DSA_44;
 
