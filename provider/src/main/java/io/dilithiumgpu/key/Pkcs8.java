@@ -20,7 +20,8 @@ import java.util.Arrays;
  * <p>ML-DSA (RFC 9881 §6): the privateKey OCTET STRING holds the DER of {@code ML-DSA-PrivateKey} in
  * one of the three {@link PrivateKeyForm}s. Round 3.1: the privateKey OCTET STRING holds the raw
  * expanded key ρ ‖ K ‖ tr ‖ s1 ‖ s2 ‖ t0 of the reference's {@code pack_sk}, with no inner
- * structure. In both, the AlgorithmIdentifier has absent parameters; this class writes version 0
+ * structure. In both, the AlgorithmIdentifier has absent parameters (a NULL is accepted on input, as
+ * {@link Spki#algorithmOf} says); this class writes version 0
  * without attributes or public key, and reads strict DER ({@link DerReader}): version 0 without a
  * public key or version 1 with one, no attributes (the public key is handed to the caller, who checks
  * that it matches).

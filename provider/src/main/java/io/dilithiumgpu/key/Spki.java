@@ -12,7 +12,8 @@ import java.security.spec.InvalidKeySpecException;
  * <pre>
  * SEQUENCE { SEQUENCE { OBJECT IDENTIFIER (see {@link Oids}) }, BIT STRING (raw public key) }
  * </pre>
- * The AlgorithmIdentifier parameters are absent (RFC 9881 §4 for ML-DSA; the same for round 3.1).
+ * The AlgorithmIdentifier parameters are absent (RFC 9881 §4 for ML-DSA; the same for round 3.1);
+ * a NULL is accepted on input ({@link #algorithmOf}).
  * The BIT STRING holds pk = ρ ‖ t1 exactly as FIPS 204 Algorithm 22 (pkEncode) or the round 3.1
  * reference's {@code pack_pk} writes it.
  */
@@ -67,7 +68,10 @@ public final class Spki {
 
     /**
      * Reads an AlgorithmIdentifier, {@code SEQUENCE { OBJECT IDENTIFIER }}, and returns the set
-     * it names; the parameters must be absent.
+     * it names. Its parameters must be absent (RFC 9881), except that a NULL is accepted on input:
+     * JDK 17 re-encodes keys of algorithms it does not know that way (its X.509 certificate parser
+     * for every subject public key, its JKS key store for private keys). This provider never
+     * writes one.
      */
     static ParameterSet algorithmOf(DerReader in, String where) throws InvalidKeySpecException {
         DerReader algorithm = in.sequence("algorithm");
@@ -76,6 +80,9 @@ public final class Spki {
         if (p == null) {
             throw new InvalidKeySpecException(where + " algorithm " + oid
                     + " is not ML-DSA or CRYSTALS-Dilithium round 3.1");
+        }
+        if (algorithm.peekTag() == DerReader.NULL && !algorithm.read(DerReader.NULL, "parameters").atEnd()) {
+            throw new InvalidKeySpecException(where + " algorithm " + p + " has a NULL with contents");
         }
         if (!algorithm.atEnd()) {
             throw new InvalidKeySpecException(where + " algorithm " + p

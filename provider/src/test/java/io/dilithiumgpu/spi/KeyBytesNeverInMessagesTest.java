@@ -23,7 +23,6 @@ import org.bouncycastle.asn1.ASN1Integer;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.ASN1Primitive;
 import org.bouncycastle.asn1.DERBitString;
-import org.bouncycastle.asn1.DERNull;
 import org.bouncycastle.asn1.DEROctetString;
 import org.bouncycastle.asn1.DERSequence;
 import org.bouncycastle.asn1.DERTaggedObject;
@@ -314,14 +313,14 @@ class KeyBytesNeverInMessagesTest {
         return new DEROctetString(b);
     }
 
-    private static byte[] pkcs8(int version, String oid, boolean nullParameters, byte[] privateKey, byte[] publicKey) {
-        return pkcs8(version, oid, nullParameters, new DEROctetString(privateKey), publicKey);
+    private static byte[] pkcs8(int version, String oid, boolean withParameters, byte[] privateKey, byte[] publicKey) {
+        return pkcs8(version, oid, withParameters, new DEROctetString(privateKey), publicKey);
     }
 
-    private static byte[] pkcs8(int version, String oid, boolean nullParameters, ASN1Primitive privateKey,
+    private static byte[] pkcs8(int version, String oid, boolean withParameters, ASN1Primitive privateKey,
                                 byte[] publicKey) {
-        AlgorithmIdentifier algorithm = nullParameters
-                ? new AlgorithmIdentifier(new ASN1ObjectIdentifier(oid), DERNull.INSTANCE)
+        AlgorithmIdentifier algorithm = withParameters
+                ? new AlgorithmIdentifier(new ASN1ObjectIdentifier(oid), new ASN1Integer(0))
                 : new AlgorithmIdentifier(new ASN1ObjectIdentifier(oid));
         List<ASN1Encodable> fields = new ArrayList<>(List.of(new ASN1Integer(version), algorithm, privateKey));
         if (publicKey != null) {
@@ -330,9 +329,9 @@ class KeyBytesNeverInMessagesTest {
         return der(new DERSequence(fields.toArray(new ASN1Encodable[0])));
     }
 
-    private static byte[] spki(String oid, boolean nullParameters, ASN1Encodable key) {
-        AlgorithmIdentifier algorithm = nullParameters
-                ? new AlgorithmIdentifier(new ASN1ObjectIdentifier(oid), DERNull.INSTANCE)
+    private static byte[] spki(String oid, boolean withParameters, ASN1Encodable key) {
+        AlgorithmIdentifier algorithm = withParameters
+                ? new AlgorithmIdentifier(new ASN1ObjectIdentifier(oid), new ASN1Integer(0))
                 : new AlgorithmIdentifier(new ASN1ObjectIdentifier(oid));
         return der(new DERSequence(new ASN1Encodable[] {algorithm, key}));
     }

@@ -186,7 +186,7 @@ class KeyFactoryTest {
 
         List<byte[]> badPublic = List.of(new byte[0], Arrays.copyOf(spki, spki.length - 1),
                 Arrays.copyOf(spki, spki.length + 1),
-                der(new SubjectPublicKeyInfo(new AlgorithmIdentifier(new ASN1ObjectIdentifier(Oids.ML_DSA_44), DERNull.INSTANCE), pk)),
+                der(new SubjectPublicKeyInfo(new AlgorithmIdentifier(new ASN1ObjectIdentifier(Oids.ML_DSA_44), new ASN1Integer(0)), pk)),
                 der(new SubjectPublicKeyInfo(mlDsa44(), Arrays.copyOf(pk, pk.length - 1))),
                 der(new SubjectPublicKeyInfo(new AlgorithmIdentifier(new ASN1ObjectIdentifier("1.3.101.112")), pk)),
                 der(new SubjectPublicKeyInfo(mlDsa44(), new org.bouncycastle.asn1.DERBitString(pk, 3))),
@@ -211,7 +211,7 @@ class KeyFactoryTest {
                 v0(Oids.ML_DSA_44, der(new DERSequence(new DEROctetString(seed)))),
                 v0(Oids.ML_DSA_44, seed),
                 v0(Oids.DILITHIUM2, Arrays.copyOf(priv.getExpandedKey(), 2528 - 1)),
-                der(new PrivateKeyInfo(new AlgorithmIdentifier(new ASN1ObjectIdentifier(Oids.ML_DSA_44), DERNull.INSTANCE),
+                der(new PrivateKeyInfo(new AlgorithmIdentifier(new ASN1ObjectIdentifier(Oids.ML_DSA_44), new ASN1Integer(0)),
                         der(new DERTaggedObject(false, 0, new DEROctetString(seed))))));
         String seedHex = HEX.formatHex(seed);
         for (byte[] bad : badPrivate) {
@@ -219,6 +219,25 @@ class KeyFactoryTest {
                     () -> kf.generatePrivate(new PKCS8EncodedKeySpec(bad)));
             assertFalse(e.getMessage().toLowerCase().contains(seedHex.substring(0, 16)), e.getMessage());
         }
+    }
+
+    /** JDK 17 re-encodes keys with NULL parameters (certificates, JKS): read, never written. */
+    @Test
+    void nullParametersAreReadButNeverWritten() throws Exception {
+        KeyPair kp = keyPair("ML-DSA-44");
+        DilithiumPrivateKey priv = (DilithiumPrivateKey) kp.getPrivate();
+        byte[] pk = ((DilithiumPublicKey) kp.getPublic()).getRawKey();
+        KeyFactory kf = KeyFactory.getInstance("ML-DSA", PROVIDER);
+        AlgorithmIdentifier withNull = new AlgorithmIdentifier(new ASN1ObjectIdentifier(Oids.ML_DSA_44), DERNull.INSTANCE);
+
+        PublicKey pub = kf.generatePublic(new X509EncodedKeySpec(der(new SubjectPublicKeyInfo(withNull, pk))));
+        PrivateKey back = kf.generatePrivate(new PKCS8EncodedKeySpec(der(new PrivateKeyInfo(withNull,
+                der(new DERTaggedObject(false, 0, new DEROctetString(priv.getSeed())))))));
+
+        assertEquals(kp.getPublic(), pub);
+        assertEquals(priv, back);
+        assertArrayEquals(kp.getPublic().getEncoded(), pub.getEncoded());
+        assertArrayEquals(priv.getEncoded(), back.getEncoded());
     }
 
     @Test
