@@ -1,8 +1,6 @@
 package io.dilithiumgpu.tls;
 
 import io.dilithiumgpu.DilithiumGpuProvider;
-import org.bouncycastle.asn1.DERNull;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.jsse.provider.BouncyCastleJsseProvider;
 
@@ -11,12 +9,14 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
+import java.io.ByteArrayInputStream;
 import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
 import java.security.KeyFactory;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.Provider;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Arrays;
@@ -113,6 +113,23 @@ public final class MlDsaTls {
             return this;
         }
 
+        /**
+         * The certificates as BouncyCastle's own objects, read again from their encodings: its JSSE
+         * matches a key type ({@code ML-DSA-65}) with the certificate's public key algorithm, which
+         * the JDK's certificates (JDK 24 and later, from a key store say) name {@code ML-DSA}.
+         */
+        private static X509Certificate[] asBouncyCastle(List<X509Certificate> certificates)
+                throws GeneralSecurityException {
+            CertificateFactory factory = CertificateFactory.getInstance("X.509", Shared.BOUNCY_CASTLE);
+            X509Certificate[] out = new X509Certificate[certificates.size()];
+            for (int i = 0; i < out.length; i++) {
+                X509Certificate c = certificates.get(i);
+                out[i] = c.getClass().getName().startsWith("org.bouncycastle.") ? c : (X509Certificate)
+                        factory.generateCertificate(new ByteArrayInputStream(c.getEncoded()));
+            }
+            return out;
+        }
+
         /** The certificates this side trusts its peer's chain to lead to (for a server: client certificates). */
         public Builder trust(Collection<X509Certificate> trustAnchors) {
             this.anchors = List.copyOf(trustAnchors);
@@ -161,7 +178,7 @@ public final class MlDsaTls {
             } else {
                 context = SSLContext.getInstance("TLSv1.3", Shared.ROUTED_JSSE);
                 KeyManager[] km = key == null ? new KeyManager[0] : new KeyManager[] {
-                        new IdentityKeyManager(ownKey(key, Shared.ML_DSA), chain.toArray(new X509Certificate[0]))};
+                        new IdentityKeyManager(ownKey(key, Shared.ML_DSA), asBouncyCastle(chain))};
                 context.init(km, new TrustManager[] {new PathTrustManager(anchors, Shared.ML_DSA, Shared.BOUNCY_CASTLE)},
                         null);
             }
@@ -174,7 +191,7 @@ public final class MlDsaTls {
             }
             KeyStore store = emptyStore();
             char[] password = new char[0];
-            store.setKeyEntry("identity", bouncyCastleKey(key), password, chain.toArray(new X509Certificate[0]));
+            store.setKeyEntry("identity", bouncyCastleKey(key), password, asBouncyCastle(chain));
             KeyManagerFactory kmf = KeyManagerFactory.getInstance("PKIX", Shared.BOUNCY_CASTLE_JSSE);
             kmf.init(store, password);
             return kmf.getKeyManagers();
@@ -227,30 +244,10 @@ public final class MlDsaTls {
         }
         try {
             return (PrivateKey) KeyFactory.getInstance(key.getAlgorithm(), mlDsa).translateKey(key);
+        } catch (InvalidKeyException e) {
+            throw e;
         } catch (GeneralSecurityException e) {
-            if (hasNullParameters(key)) {
-                throw new InvalidKeyException(key.getAlgorithm() + " private key (" + key.getClass().getName()
-                        + "): its PKCS#8 encoding has NULL AlgorithmIdentifier parameters, which RFC 9881 forbids"
-                        + " and this provider refuses. JDK 17's JKS key store re-encodes keys that way: keep ML-DSA"
-                        + " keys in a PKCS12 key store (KeyStore.getInstance(\"PKCS12\")) instead", e);
-            }
-            throw e instanceof InvalidKeyException ike ? ike : new InvalidKeyException(e.getMessage(), e);
-        }
-    }
-
-    /** Whether a key's PKCS#8 encoding carries an explicit NULL as its algorithm parameters. */
-    private static boolean hasNullParameters(PrivateKey key) {
-        byte[] encoded = key.getEncoded();
-        if (encoded == null) {
-            return false;
-        }
-        try {
-            PrivateKeyInfo info = PrivateKeyInfo.getInstance(encoded);
-            return DERNull.INSTANCE.equals(info.getPrivateKeyAlgorithm().getParameters());
-        } catch (IllegalArgumentException e) {
-            return false;
-        } finally {
-            Arrays.fill(encoded, (byte) 0);
+            throw new InvalidKeyException(e.getMessage(), e);
         }
     }
 }

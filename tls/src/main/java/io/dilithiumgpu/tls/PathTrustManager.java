@@ -1,5 +1,8 @@
 package io.dilithiumgpu.tls;
 
+import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
+import org.bouncycastle.asn1.x509.Certificate;
+
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSession;
@@ -252,10 +255,7 @@ final class PathTrustManager extends X509ExtendedTrustManager {
                 cert.verify(issuerKey, everythingElse);
                 return;
             }
-            if (cert.getSigAlgParams() != null) {
-                throw new CertificateException(cert.getSubjectX500Principal()
-                        + ": the signature algorithm " + oid + " must have absent parameters");
-            }
+            checkSignatureAlgorithm(cert);
             Signature verifier = Signature.getInstance(oid, mlDsa);
             verifier.initVerify(issuerKey);
             verifier.update(cert.getTBSCertificate());
@@ -265,6 +265,28 @@ final class PathTrustManager extends X509ExtendedTrustManager {
         } catch (GeneralSecurityException e) {
             throw new CertificateException(cert.getSubjectX500Principal() + ": the signature cannot be verified: "
                     + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * RFC 9881: an ML-DSA AlgorithmIdentifier has absent parameters; RFC 5280 §4.1.1.2: the outer
+     * signatureAlgorithm is the one inside the signed part.
+     */
+    private static void checkSignatureAlgorithm(X509Certificate cert) throws CertificateException {
+        Certificate parsed;
+        try {
+            parsed = Certificate.getInstance(cert.getEncoded());
+        } catch (IllegalArgumentException e) {
+            throw new CertificateException(cert.getSubjectX500Principal() + " does not parse: " + e.getMessage(), e);
+        }
+        AlgorithmIdentifier outer = parsed.getSignatureAlgorithm();
+        if (outer.getParameters() != null) {
+            throw new CertificateException(cert.getSubjectX500Principal() + ": the signature algorithm "
+                    + outer.getAlgorithm() + " must have absent parameters");
+        }
+        if (!outer.equals(parsed.getTBSCertificate().getSignature())) {
+            throw new CertificateException(cert.getSubjectX500Principal()
+                    + ": the signature algorithm differs from the one in the signed part");
         }
     }
 

@@ -72,7 +72,8 @@ final class EnginePair {
         /** Wraps everything this side has to send (after a failure: its alert) into the peer's inbox. */
         boolean send(ByteBuffer peerInbox) {
             boolean moved = false;
-            for (int i = 0; i < MAX_ROUNDS && !engine.isOutboundDone(); i++) {
+            // A failed or closed engine may still hold its alert: wrap until nothing comes out.
+            for (int i = 0; i < MAX_ROUNDS; i++) {
                 SSLEngineResult r;
                 try {
                     r = engine.wrap(ByteBuffer.allocate(0), peerInbox);
