@@ -54,10 +54,12 @@ final class Callers {
     }
 
     /**
-     * The result of a closed-loop run: the throughput, every caller (for checking afterwards), and
-     * the process's CPU use over the measured window ({@link CpuUse#since}).
+     * The result of a closed-loop run: the throughput, every caller (for checking afterwards), the
+     * process's CPU use over the measured window ({@link CpuUse#since}), and the heap bytes
+     * allocated per call in it ({@link Allocated#perCall}).
      */
-    record ClosedLoopResult<C extends Call>(double opsPerSecond, long calls, List<C> callers, String cpu) {}
+    record ClosedLoopResult<C extends Call>(double opsPerSecond, long calls, List<C> callers, String cpu,
+                                            String allocated) {}
 
     /**
      * The system property that makes callers platform threads where virtual threads exist
@@ -118,6 +120,8 @@ final class Callers {
         long end;
         CpuUse cpuStart;
         CpuUse cpuEnd;
+        long allocatedStart;
+        long allocatedEnd;
         try {
             for (int i = 0; i < callers; i++) {
                 executor.execute(() -> {
@@ -139,11 +143,13 @@ final class Callers {
             }
             sleepNanos(warmupNanos);
             cpuStart = CpuUse.snapshot();
+            allocatedStart = Allocated.now();
             phase.set(measure);
             start = System.nanoTime();
             sleepNanos(measureNanos);
             phase.set(stop);
             end = System.nanoTime();
+            allocatedEnd = Allocated.now();
             cpuEnd = CpuUse.snapshot();
             if (!finished.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("callers still busy " + DRAIN_SECONDS + " s after the run ended");
@@ -154,7 +160,7 @@ final class Callers {
         rethrow(failure.get());
         long calls = done.sum();
         return new ClosedLoopResult<>(Stats.opsPerSecond(calls, end - start), calls, List.copyOf(made),
-                cpuEnd.since(cpuStart, calls));
+                cpuEnd.since(cpuStart, calls), Allocated.perCall(allocatedStart, allocatedEnd, calls));
     }
 
     /**

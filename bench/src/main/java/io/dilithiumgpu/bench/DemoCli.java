@@ -118,15 +118,15 @@ public final class DemoCli extends Subcommand {
             out.print(doneTable(outcomes).render());
             out.println();
 
-            JcaLoad.warmUp(loads.values(), callers, warmup);
+            JcaLoad.warmUp(loads.values(), JcaLoad.Style.REUSE, callers, warmup);
             for (Map.Entry<ParameterSet, JcaLoad> e : loads.entrySet()) {
                 JcaLoad load = e.getValue();
                 try {
                     Callers.ClosedLoopResult<JcaLoad.Signer> signing =
-                            Callers.closedLoop(callers, load.signers(), SETTLE_NANOS, measure);
+                            Callers.closedLoop(callers, load.signers(JcaLoad.Style.REUSE), SETTLE_NANOS, measure);
                     load.checkSigners(signing.callers(), CHECKED_SIGNERS);
                     Callers.ClosedLoopResult<JcaLoad.Verifier> verifying =
-                            Callers.closedLoop(callers, load.verifiers(), SETTLE_NANOS, measure);
+                            Callers.closedLoop(callers, load.verifiers(JcaLoad.Style.REUSE), SETTLE_NANOS, measure);
                     speeds.add(new Speed(e.getKey(), signing.opsPerSecond(), verifying.opsPerSecond()));
                 } catch (WrongResultException wrong) {
                     problems.add("REFUSED " + e.getKey() + ": " + wrong.getMessage());

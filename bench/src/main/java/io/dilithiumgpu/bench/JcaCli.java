@@ -1,44 +1,67 @@
 package io.dilithiumgpu.bench;
 
-import io.dilithiumgpu.DilithiumGpuProvider;
 import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.batch.BatchConfig;
 import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.core.ParameterSet;
 
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 import javax.security.auth.DestroyFailedException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.Provider;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
- * {@code jca}: the JCA path under load. For each set and operation: throughput with 1, 16, 256,
- * 1024 and 4096 concurrent callers, each calling {@code Signature.sign()} or {@code verify()} in a
- * loop (closed loop); then latency percentiles with calls arriving at half the peak throughput on
- * a fixed schedule (open loop), measured from each call's scheduled arrival.
+ * {@code jca}: the JCA path under load, this provider beside others. For each provider, set,
+ * operation and call style: throughput with 1 to 4096 concurrent callers, each calling
+ * {@code Signature.sign()} or {@code verify()} in a loop (closed loop); then latency percentiles
+ * with calls arriving at half that provider's peak throughput on a fixed schedule (open loop),
+ * measured from each call's scheduled arrival. The table adds, under each group, every provider's
+ * throughput as a ratio to the reference: SUN for ML-DSA (BouncyCastle where SUN has none), and
+ * BouncyCastle for round 3.1 Dilithium.
  */
 @Command(name = "jca",
-        description = "Signature.sign()/verify() ops/s at 1..4096 concurrent callers, p50/p99 latency at half the peak")
+        description = "Signature.sign()/verify() ops/s at 1..4096 concurrent callers beside SUN and BouncyCastle,"
+                + " p50/p99 latency at half the peak")
 public final class JcaCli extends Subcommand {
-    static final List<Integer> DEFAULT_CALLERS = List.of(1, 16, 256, 1024, 4096);
+    static final List<Integer> DEFAULT_CALLERS = List.of(1, 4, 16, 64, 256, 1024, 4096);
     static final double DEFAULT_SECONDS = 2.0;
     static final double DEFAULT_WARMUP_SECONDS = 0.5;
-    /** Signatures of signers checked with the CPU core after each run. */
+    /** Signatures of signers checked after each run. */
     static final int CHECKED_SIGNERS = 32;
     /** Callers of the warm-up pass over every set before the first measurement. */
     static final int WARMUP_CALLERS = 64;
+    static final String THROUGHPUT_CSV = "jca.csv";
+    static final String LATENCY_CSV = "jca-latency.csv";
+
+    @Option(names = "--providers", paramLabel = "LIST", split = ",", converter = ContenderName.class,
+            description = "providers measured, in this order: DilithiumGPU (this process, its batcher's backend),"
+                    + " DilithiumGPU/cpu (a second JVM on the CPU backend), SUN (JDK 24+), BC"
+                    + " (default " + Contender.DEFAULT_LIST + ")")
+    List<Contender> providers;
+
+    @Option(names = "--style", paramLabel = "LIST", split = ",", converter = StyleName.class,
+            description = "reuse (one Signature per caller) and/or getInstance (Signature.getInstance + init per"
+                    + " call) (default reuse)")
+    List<JcaLoad.Style> style;
 
     @Option(names = "--sets", paramLabel = "LIST", converter = OptionTypes.Sets.class,
             description = "parameter sets (default all six)")
@@ -49,7 +72,7 @@ public final class JcaCli extends Subcommand {
     List<Operation> ops;
 
     @Option(names = "--callers", paramLabel = "LIST", split = ",", converter = OptionTypes.PositiveCount.class,
-            description = "concurrency levels (default 1,16,256,1024,4096)")
+            description = "concurrency levels (default 1,4,16,64,256,1024,4096)")
     List<Integer> callers;
 
     @Option(names = "--seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
@@ -61,12 +84,37 @@ public final class JcaCli extends Subcommand {
                     + " the first (default ${DEFAULT-VALUE})")
     double warmupSeconds = DEFAULT_WARMUP_SECONDS;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "also write jca.csv and jca-latency.csv there")
+    @Option(names = "--out", paramLabel = "DIR", description = "also write " + THROUGHPUT_CSV + " and " + LATENCY_CSV
+            + " there")
     Path outDir;
 
-    /** Throughput of one (set, operation) at each concurrency, and latency at half the peak. */
-    record Result(ParameterSet set, Operation op, List<Integer> callers, double[] opsPerSecond,
-                  double arrivalRate, int calls, long p50, long p99, long max) {
+    /** A {@link Contender} by its label, any case. */
+    static final class ContenderName implements ITypeConverter<Contender> {
+        @Override
+        public Contender convert(String text) {
+            Contender c = Contender.ofLabel(text.trim());
+            if (c == null) {
+                throw new TypeConversionException("not one of DilithiumGPU, DilithiumGPU/cpu, SUN, BC: " + text.trim());
+            }
+            return c;
+        }
+    }
+
+    /** A {@link JcaLoad.Style} by its label, any case. */
+    static final class StyleName implements ITypeConverter<JcaLoad.Style> {
+        @Override
+        public JcaLoad.Style convert(String text) {
+            try {
+                return JcaLoad.Style.of(text.trim());
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("not one of reuse, getInstance: " + text.trim());
+            }
+        }
+    }
+
+    /** Throughput of one (set, operation, style, provider) at each concurrency, and latency at half the peak. */
+    record Result(ParameterSet set, Operation op, JcaLoad.Style style, Contender provider, List<Integer> callers,
+                  double[] opsPerSecond, double arrivalRate, int calls, long p50, long p99, long max) {
         double peak() {
             double best = 0;
             for (double v : opsPerSecond) {
@@ -74,47 +122,109 @@ public final class JcaCli extends Subcommand {
             }
             return best;
         }
+
+        boolean sameGroup(Result o) {
+            return set == o.set && op == o.op && style == o.style;
+        }
     }
 
     @Override
     int run(PrintStream out) throws Exception {
+        List<Contender> contenders = contenders();
+        List<JcaLoad.Style> styles = styles();
         List<ParameterSet> sets = this.sets.sets();
         List<Operation> ops = operations();
         List<Integer> levels = callers == null ? DEFAULT_CALLERS : callers;
         long measure = (long) (seconds * 1e9);
         long warmup = (long) (warmupSeconds * 1e9);
 
-        Provider provider = new DilithiumGpuProvider();
-        String selection = SharedBatcher.openAndExplain();
-        out.println("dilithium-gpu jca: Signature calls through provider " + provider.getName() + " on backend "
-                + Engines.sharedBatcher().metrics().getBackend() + " (" + selection + ")");
-        out.println("closed loop: each caller has its own Signature and calls it in a loop; callers on "
-                + Callers.threadKind());
-        out.println("open loop: calls arrive every 1/rate s at half the peak; latency from scheduled arrival"
-                + " to return");
+        if (contenders.contains(Contender.DILITHIUM_GPU)) {
+            String selection = SharedBatcher.openAndExplain();
+            out.println("dilithium-gpu jca: " + Contender.DILITHIUM_GPU.label + " on backend "
+                    + Engines.sharedBatcher().metrics().getBackend() + " (" + selection + ")");
+        }
+        if (contenders.contains(Contender.DILITHIUM_GPU_CPU)) {
+            out.println("dilithium-gpu jca: " + Contender.DILITHIUM_GPU_CPU.label + " in a second JVM with "
+                    + BatchConfig.BACKEND_PROPERTY + "=cpu, run after the others");
+        }
+        out.println("closed loop: callers on " + Callers.threadKind() + "; style reuse: each caller has its own"
+                + " Signature and calls it in a loop; style getInstance: Signature.getInstance + init per call;"
+                + " every call update(" + JcaLoad.MESSAGE_BYTES + " bytes) + sign()/verify()");
+        out.println("open loop: calls arrive every 1/rate s at half the provider's peak; latency from scheduled"
+                + " arrival to return");
         out.println(Host.describe());
 
-        SplittableRandom random = new SplittableRandom();
         List<Result> results = new ArrayList<>();
         List<String> problems = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        for (Contender c : contenders) {
+            if (c.separateProcess()) {
+                continue;
+            }
+            try {
+                results.addAll(measure(c, sets, ops, styles, levels, warmup, measure, notes, problems));
+            } catch (GeneralSecurityException e) {
+                problems.add("FAILED " + c.label + ": " + e);
+            }
+        }
+        if (contenders.contains(Contender.DILITHIUM_GPU_CPU)) {
+            try {
+                results.addAll(CpuJcaProcess.run(childArgs(sets, ops, styles, levels)));
+            } catch (WrongResultException e) {
+                problems.add("REFUSED " + Contender.DILITHIUM_GPU_CPU.label + ": " + e.getMessage());
+            }
+        }
+        results.sort(Comparator.comparing((Result r) -> sets.indexOf(r.set())).thenComparing(Result::op)
+                .thenComparing(Result::style).thenComparing(r -> contenders.indexOf(r.provider())));
+
+        out.println();
+        out.print(table(results, levels).render());
+        notes.forEach(out::println);
+        problems.forEach(out::println);
+        if (outDir != null) {
+            Path dir = outDir;
+            throughputCsv(results).write(dir.resolve(THROUGHPUT_CSV));
+            latencyCsv(results).write(dir.resolve(LATENCY_CSV));
+            out.println("wrote " + dir.resolve(THROUGHPUT_CSV) + " and " + dir.resolve(LATENCY_CSV));
+        }
+        return problems.isEmpty() ? Cli.OK : Cli.FAILED;
+    }
+
+    /** Measures one in-process contender over every set it has, each operation and style. */
+    private static List<Result> measure(Contender c, List<ParameterSet> sets, List<Operation> ops,
+                                        List<JcaLoad.Style> styles, List<Integer> levels, long warmup, long measure,
+                                        List<String> notes, List<String> problems) throws Exception {
+        SplittableRandom random = new SplittableRandom();
+        List<Result> results = new ArrayList<>();
         Map<ParameterSet, JcaLoad> loads = new LinkedHashMap<>();
         List<KeyPair> pairs = new ArrayList<>();
         try {
             for (ParameterSet p : sets) {
+                Provider provider = c.provider(p);
+                if (provider == null) {
+                    notes.add(c.label + " " + p.algorithmName() + ": not measured: " + c.unavailable(p));
+                    continue;
+                }
                 KeyPair keys = KeyPairGenerator.getInstance(p.algorithmName(), provider).generateKeyPair();
                 pairs.add(keys);
                 loads.put(p, new JcaLoad(provider, p, keys, new byte[0], random));
             }
-            JcaLoad.warmUp(loads.values(), WARMUP_CALLERS, warmup);
+            for (JcaLoad.Style style : styles) {
+                JcaLoad.warmUp(loads.values(), style, WARMUP_CALLERS, warmup);
+            }
             for (Map.Entry<ParameterSet, JcaLoad> e : loads.entrySet()) {
                 ParameterSet p = e.getKey();
                 for (Operation op : ops) {
-                    try {
-                        results.add(measure(e.getValue(), p, op, levels, warmup, measure));
-                    } catch (WrongResultException wrong) {
-                        problems.add("REFUSED " + p + " " + ThroughputCli.opName(op) + ": " + wrong.getMessage());
+                    for (JcaLoad.Style style : styles) {
+                        try {
+                            results.add(measure(e.getValue(), c, p, op, style, levels, warmup, measure));
+                        } catch (WrongResultException wrong) {
+                            problems.add("REFUSED " + c.label + " " + p + " " + ThroughputCli.opName(op) + " "
+                                    + style.label + ": " + wrong.getMessage());
+                        }
+                        System.err.printf(Locale.ROOT, "[jca] %s %s %s %s done%n", c.label, p,
+                                ThroughputCli.opName(op), style.label);
                     }
-                    System.err.printf(Locale.ROOT, "[jca] %s %s done%n", p, ThroughputCli.opName(op));
                 }
             }
         } finally {
@@ -122,22 +232,43 @@ public final class JcaCli extends Subcommand {
                 try {
                     keys.getPrivate().destroy();
                 } catch (DestroyFailedException e) {
-                    problems.add(keys.getPrivate().getAlgorithm() + " private key could not be destroyed: "
-                            + e.getMessage());
+                    // Other providers' keys may not implement destroy(); ours must.
+                    if (c == Contender.DILITHIUM_GPU) {
+                        problems.add(keys.getPrivate().getAlgorithm() + " private key could not be destroyed: "
+                                + e.getMessage());
+                    }
                 }
             }
         }
+        return results;
+    }
 
-        out.println();
-        out.print(table(results, levels).render());
-        problems.forEach(out::println);
-        if (outDir != null) {
-            Path dir = outDir;
-            throughputCsv(results).write(dir.resolve("jca.csv"));
-            latencyCsv(results).write(dir.resolve("jca-latency.csv"));
-            out.println("wrote " + dir.resolve("jca.csv") + " and " + dir.resolve("jca-latency.csv"));
-        }
-        return problems.isEmpty() ? Cli.OK : Cli.FAILED;
+    /** The second JVM's arguments: this run's selection, without providers and CSV directory. */
+    private List<String> childArgs(List<ParameterSet> sets, List<Operation> ops, List<JcaLoad.Style> styles,
+                                   List<Integer> levels) {
+        List<String> a = new ArrayList<>();
+        a.addAll(List.of("--sets", join(sets, ParameterSet::algorithmName)));
+        a.addAll(List.of("--ops", join(ops, ThroughputCli::opName)));
+        a.addAll(List.of("--style", join(styles, s -> s.label)));
+        a.addAll(List.of("--callers", join(levels, String::valueOf)));
+        a.addAll(List.of("--seconds", String.valueOf(seconds)));
+        a.addAll(List.of("--warmup-seconds", String.valueOf(warmupSeconds)));
+        return a;
+    }
+
+    private static <T> String join(List<T> items, Function<T, String> name) {
+        return items.stream().map(name).collect(Collectors.joining(","));
+    }
+
+    /** {@code --providers}: in the order given, each once; {@value Contender#DEFAULT_LIST} by default. */
+    List<Contender> contenders() {
+        return providers == null ? List.of(Contender.DILITHIUM_GPU, Contender.SUN, Contender.BC)
+                : providers.stream().distinct().toList();
+    }
+
+    /** {@code --style}: in the order given, each once; reuse by default. */
+    List<JcaLoad.Style> styles() {
+        return style == null ? List.of(JcaLoad.Style.REUSE) : style.stream().distinct().toList();
     }
 
     /** {@code --ops}: sign and/or verify; both by default. */
@@ -151,45 +282,48 @@ public final class JcaCli extends Subcommand {
         return OptionTypes.inOrder(ops);
     }
 
-    private static Result measure(JcaLoad load, ParameterSet p, Operation op, List<Integer> levels,
-                                  long warmup, long measure) throws Exception {
+    private static Result measure(JcaLoad load, Contender c, ParameterSet p, Operation op, JcaLoad.Style style,
+                                  List<Integer> levels, long warmup, long measure) throws Exception {
         double[] rates = new double[levels.size()];
         for (int i = 0; i < levels.size(); i++) {
-            Anatomy before = Anatomy.snapshot();
+            Anatomy before = c == Contender.DILITHIUM_GPU ? Anatomy.snapshot() : null;
             long[] inCallsBefore = load.timeInCalls();
-            Callers.ClosedLoopResult<?> r = closedLoop(load, op, levels.get(i), warmup, measure);
+            Callers.ClosedLoopResult<?> r = closedLoop(load, op, style, levels.get(i), warmup, measure);
             rates[i] = r.opsPerSecond();
             long[] inCalls = load.timeInCalls();
             double inCall = (inCalls[0] - inCallsBefore[0]) / 1e3 / Math.max(1, inCalls[1] - inCallsBefore[1]);
-            System.err.printf(Locale.ROOT, "[jca] %s %s, %d callers: round trip %.0f µs, %.0f µs of it in the call; "
-                            + "%s; %s%n", p, ThroughputCli.opName(op), levels.get(i), levels.get(i) * 1e6 / rates[i],
-                    inCall, Anatomy.snapshot().since(before), r.cpu());
+            System.err.printf(Locale.ROOT, "[jca] %s %s %s %s, %d callers: %,.0f ops/s; round trip %.0f µs, %.0f µs"
+                            + " of it in the call; %s%s; %s%n", c.label, p, ThroughputCli.opName(op), style.label,
+                    levels.get(i), rates[i], levels.get(i) * 1e6 / rates[i], inCall,
+                    before == null ? "" : Anatomy.snapshot().since(before) + "; ", r.cpu(), r.allocated());
         }
         double peak = 0;
         for (double r : rates) {
             peak = Math.max(peak, r);
         }
         double rate = peak / 2;
-        Histogram latency = openLoop(load, op, rate, measure);
-        return new Result(p, op, levels, rates, rate, (int) latency.getTotalCount(),
+        Histogram latency = openLoop(load, op, style, rate, measure);
+        return new Result(p, op, style, c, levels, rates, rate, (int) latency.getTotalCount(),
                 latency.getValueAtPercentile(50), latency.getValueAtPercentile(99), latency.getMaxValue());
     }
 
-    private static Callers.ClosedLoopResult<?> closedLoop(JcaLoad load, Operation op, int callers, long warmup,
-                                                          long measure) throws Exception {
+    private static Callers.ClosedLoopResult<?> closedLoop(JcaLoad load, Operation op, JcaLoad.Style style, int callers,
+                                                          long warmup, long measure) throws Exception {
         if (op == Operation.SIGN) {
-            Callers.ClosedLoopResult<JcaLoad.Signer> r = Callers.closedLoop(callers, load.signers(), warmup, measure);
+            Callers.ClosedLoopResult<JcaLoad.Signer> r =
+                    Callers.closedLoop(callers, load.signers(style), warmup, measure);
             load.checkSigners(r.callers(), CHECKED_SIGNERS);
             return r;
         }
-        return Callers.closedLoop(callers, load.verifiers(), warmup, measure);
+        return Callers.closedLoop(callers, load.verifiers(style), warmup, measure);
     }
 
-    private static Histogram openLoop(JcaLoad load, Operation op, double rate, long duration) throws Exception {
+    private static Histogram openLoop(JcaLoad load, Operation op, JcaLoad.Style style, double rate, long duration)
+            throws Exception {
         if (op == Operation.SIGN) {
             List<JcaLoad.Signer> made = Collections.synchronizedList(new ArrayList<>());
             Histogram latency = Callers.openLoop(rate, duration, () -> {
-                JcaLoad.Signer s = load.signers().create();
+                JcaLoad.Signer s = load.signers(style).create();
                 made.add(s);
                 return s;
             });
@@ -198,43 +332,120 @@ public final class JcaCli extends Subcommand {
             }
             return latency;
         }
-        return Callers.openLoop(rate, duration, load.verifiers());
+        return Callers.openLoop(rate, duration, load.verifiers(style));
     }
 
+    /**
+     * The reference of a group's ratios: SUN for ML-DSA where it was measured, else BouncyCastle;
+     * BouncyCastle for round 3.1. Null when the group has no reference.
+     */
+    static Contender reference(List<Result> group) {
+        boolean fips204 = group.get(0).set().isFips204();
+        for (Contender want : fips204 ? List.of(Contender.SUN, Contender.BC) : List.of(Contender.BC)) {
+            for (Result r : group) {
+                if (r.provider() == want) {
+                    return want;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Results in runs of the same set, operation and style, in their order. */
+    static List<List<Result>> groups(List<Result> results) {
+        List<List<Result>> groups = new ArrayList<>();
+        for (Result r : results) {
+            if (groups.isEmpty() || !groups.get(groups.size() - 1).get(0).sameGroup(r)) {
+                groups.add(new ArrayList<>());
+            }
+            groups.get(groups.size() - 1).add(r);
+        }
+        return groups;
+    }
+
+    private static Result find(List<Result> group, Contender c) {
+        for (Result r : group) {
+            if (r.provider() == c) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * One row per result, its group's ratio rows after it: each other provider's throughput at
+     * each level and peak divided by the reference's ({@link #reference}).
+     */
     static TextTable table(List<Result> results, List<Integer> levels) {
-        List<String> headers = new ArrayList<>(List.of("set", "op"));
+        List<String> headers = new ArrayList<>(List.of("set", "op", "style", "provider"));
         for (int c : levels) {
             headers.add(Format.count(c) + (c == 1 ? " caller" : " callers"));
         }
         headers.addAll(List.of("peak ops/s", "load ops/s", "p50", "p99"));
         TextTable t = new TextTable(headers.toArray(new String[0]));
-        for (Result r : results) {
-            List<String> row = new ArrayList<>(List.of(r.set().algorithmName(), ThroughputCli.opName(r.op())));
-            for (double v : r.opsPerSecond()) {
-                row.add(Format.rate(v));
+        for (List<Result> group : groups(results)) {
+            for (Result r : group) {
+                List<String> row = new ArrayList<>(List.of(r.set().algorithmName(), ThroughputCli.opName(r.op()),
+                        r.style().label, r.provider().label));
+                for (double v : r.opsPerSecond()) {
+                    row.add(Format.rate(v));
+                }
+                row.addAll(List.of(Format.rate(r.peak()), Format.rate(r.arrivalRate()), Format.millis(r.p50()),
+                        Format.millis(r.p99())));
+                t.row(row.toArray(new String[0]));
             }
-            row.addAll(List.of(Format.rate(r.peak()), Format.rate(r.arrivalRate()), Format.millis(r.p50()),
-                    Format.millis(r.p99())));
-            t.row(row.toArray(new String[0]));
+            Contender ref = reference(group);
+            if (ref == null) {
+                continue;
+            }
+            Result base = find(group, ref);
+            for (Result r : group) {
+                if (r.provider() == ref) {
+                    continue;
+                }
+                List<String> row = new ArrayList<>(List.of(r.set().algorithmName(), ThroughputCli.opName(r.op()),
+                        r.style().label, r.provider().label + " / " + ref.label));
+                for (int i = 0; i < r.opsPerSecond().length; i++) {
+                    row.add(ratio(r.opsPerSecond()[i], i < base.opsPerSecond().length ? base.opsPerSecond()[i] : 0));
+                }
+                row.addAll(List.of(ratio(r.peak(), base.peak()), "—", "—", "—"));
+                t.row(row.toArray(new String[0]));
+            }
         }
         return t;
     }
 
+    /** {@code 1.23×}, or {@code —} when the reference measured nothing. */
+    static String ratio(double value, double reference) {
+        return reference > 0 ? String.format(Locale.ROOT, "%.2f×", value / reference) : "—";
+    }
+
     static Csv throughputCsv(List<Result> results) {
-        Csv csv = new Csv("set", "operation", "callers", "ops_per_s");
-        for (Result r : results) {
-            for (int i = 0; i < r.callers().size(); i++) {
-                csv.row(r.set().algorithmName(), ThroughputCli.opName(r.op()), r.callers().get(i), r.opsPerSecond()[i]);
+        Csv csv = new Csv("set", "operation", "style", "provider", "callers", "ops_per_s", "reference",
+                "ratio_to_reference");
+        for (List<Result> group : groups(results)) {
+            Contender ref = reference(group);
+            Result base = ref == null ? null : find(group, ref);
+            for (Result r : group) {
+                for (int i = 0; i < r.callers().size(); i++) {
+                    boolean ratio = base != null && r != base && i < base.opsPerSecond().length
+                            && base.opsPerSecond()[i] > 0;
+                    csv.row(r.set().algorithmName(), ThroughputCli.opName(r.op()), r.style().label,
+                            r.provider().label, r.callers().get(i), r.opsPerSecond()[i],
+                            ref == null ? "" : ref.label,
+                            ratio ? (Object) (r.opsPerSecond()[i] / base.opsPerSecond()[i]) : "");
+                }
             }
         }
         return csv;
     }
 
     static Csv latencyCsv(List<Result> results) {
-        Csv csv = new Csv("set", "operation", "arrival_rate_per_s", "calls", "p50_ms", "p99_ms", "max_ms");
+        Csv csv = new Csv("set", "operation", "style", "provider", "arrival_rate_per_s", "calls", "p50_ms", "p99_ms",
+                "max_ms");
         for (Result r : results) {
-            csv.row(r.set().algorithmName(), ThroughputCli.opName(r.op()), r.arrivalRate(), r.calls(),
-                    r.p50() / 1e6, r.p99() / 1e6, r.max() / 1e6);
+            csv.row(r.set().algorithmName(), ThroughputCli.opName(r.op()), r.style().label, r.provider().label,
+                    r.arrivalRate(), r.calls(), r.p50() / 1e6, r.p99() / 1e6, r.max() / 1e6);
         }
         return csv;
     }

@@ -17,9 +17,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Concurrent JCA callers over one key pair: signers and verifiers, each with its own
- * {@link Signature} object (a {@code Signature} is not thread-safe), as many request handlers of
- * one service would.
+ * Concurrent JCA callers over one key pair of one provider: signers and verifiers in one of two
+ * {@link Style}s: each caller with its own {@link Signature} object (a {@code Signature} is not
+ * thread-safe), as many request handlers of one service would, or a new {@code Signature} per
+ * call, as code written without a thought for its cost would.
  *
  * <p>Each signer signs a new 32-byte message with every call (its own random message with a call
  * counter mixed in): signing's rejection loop takes a different number of rounds per message, and
@@ -27,10 +28,35 @@ import java.util.concurrent.atomic.LongAdder;
  * verify one valid signature, made at construction.
  *
  * <p>Results are checked: a verifier fails its call when the valid signature does not verify, and
- * {@link #checkSigners} verifies signers' last signatures with the CPU core, independently of the
- * provider and its backend.
+ * {@link #checkSigners} verifies signers' last signatures: this project's with the CPU core,
+ * independently of the provider and its backend; another provider's with a {@code Signature} of
+ * that provider.
  */
 final class JcaLoad {
+    /** How a caller gets its {@link Signature}. */
+    enum Style {
+        /** One {@code Signature} per caller, initialized once and reused for every call. */
+        REUSE("reuse"),
+        /** {@code Signature.getInstance} and {@code initSign}/{@code initVerify} on every call. */
+        GET_INSTANCE("getInstance");
+
+        final String label;
+
+        Style(String label) {
+            this.label = label;
+        }
+
+        /** The style by its label, any case. */
+        static Style of(String label) {
+            for (Style s : values()) {
+                if (s.label.equalsIgnoreCase(label)) {
+                    return s;
+                }
+            }
+            throw new IllegalArgumentException("no call style " + label + " (reuse, getInstance)");
+        }
+    }
+
     static final int MESSAGE_BYTES = 32;
     /** Signers whose last signature {@link #warmUp} checks. */
     private static final int CHECKED_AFTER_WARMUP = 8;
@@ -46,7 +72,9 @@ final class JcaLoad {
     private final LongAdder timedCalls = new LongAdder();
 
     /**
-     * @param context FIPS 204 context for ML-DSA sets (empty for round 3.1 sets)
+     * @param provider the provider measured; {@code keys} are its own
+     * @param context  FIPS 204 context for ML-DSA sets (empty for round 3.1 sets); a non-empty one
+     *                 is set through this project's {@link MLDSAParameterSpec}
      */
     JcaLoad(Provider provider, ParameterSet params, KeyPair keys, byte[] context, SplittableRandom random)
             throws GeneralSecurityException {
@@ -62,16 +90,19 @@ final class JcaLoad {
         this.signature = s.sign();
     }
 
-    /** A caller that signs a fresh message per call with its own {@link Signature}. */
+    /** A caller that signs a fresh message per call, with its own {@link Signature} or a new one per call. */
     final class Signer implements Callers.Call {
+        /** The caller's own, initialized; null in style {@link Style#GET_INSTANCE}. */
         private final Signature signer;
         private final byte[] base = new byte[MESSAGE_BYTES];
         private long calls;
         private byte[] last;
 
-        Signer() throws GeneralSecurityException {
-            signer = newSignature();
-            signer.initSign(keys.getPrivate());
+        Signer(Style style) throws GeneralSecurityException {
+            signer = style == Style.REUSE ? newSignature() : null;
+            if (signer != null) {
+                signer.initSign(keys.getPrivate());
+            }
             ThreadLocalRandom.current().nextBytes(base);
         }
 
@@ -79,29 +110,43 @@ final class JcaLoad {
         public void call() throws GeneralSecurityException {
             byte[] m = messageOf(base, ++calls);
             long start = System.nanoTime();
-            signer.update(m);
-            last = signer.sign();
+            Signature s = signer;
+            if (s == null) {
+                s = newSignature();
+                s.initSign(keys.getPrivate());
+            }
+            s.update(m);
+            last = s.sign();
             timed(start);
         }
     }
 
     /** A caller that verifies the valid signature made at construction. */
     final class Verifier implements Callers.Call {
+        /** The caller's own, initialized; null in style {@link Style#GET_INSTANCE}. */
         private final Signature verifier;
 
-        Verifier() throws GeneralSecurityException {
-            verifier = newSignature();
-            verifier.initVerify(keys.getPublic());
+        Verifier(Style style) throws GeneralSecurityException {
+            verifier = style == Style.REUSE ? newSignature() : null;
+            if (verifier != null) {
+                verifier.initVerify(keys.getPublic());
+            }
         }
 
         @Override
         public void call() throws GeneralSecurityException, WrongResultException {
             long start = System.nanoTime();
-            verifier.update(message);
-            boolean ok = verifier.verify(signature);
+            Signature v = verifier;
+            if (v == null) {
+                v = newSignature();
+                v.initVerify(keys.getPublic());
+            }
+            v.update(message);
+            boolean ok = v.verify(signature);
             timed(start);
             if (!ok) {
-                throw new WrongResultException(params + ": a valid signature did not verify through JCA");
+                throw new WrongResultException(params + ": a valid signature did not verify through "
+                        + provider.getName());
             }
         }
     }
@@ -116,12 +161,12 @@ final class JcaLoad {
         return new long[] {callNanos.sum(), timedCalls.sum()};
     }
 
-    Callers.CallFactory<Signer> signers() {
-        return Signer::new;
+    Callers.CallFactory<Signer> signers(Style style) {
+        return () -> new Signer(style);
     }
 
-    Callers.CallFactory<Verifier> verifiers() {
-        return Verifier::new;
+    Callers.CallFactory<Verifier> verifiers(Style style) {
+        return () -> new Verifier(style);
     }
 
     /**
@@ -130,17 +175,39 @@ final class JcaLoad {
      * before any measurement starts (the first set measured would otherwise pay for it). The
      * signatures made are checked as in a measurement.
      */
-    static void warmUp(Collection<JcaLoad> loads, int callers, long nanos) throws Exception {
+    static void warmUp(Collection<JcaLoad> loads, Style style, int callers, long nanos) throws Exception {
         for (JcaLoad load : loads) {
-            Callers.ClosedLoopResult<Signer> signing = Callers.closedLoop(callers, load.signers(), 0, nanos);
+            Callers.ClosedLoopResult<Signer> signing = Callers.closedLoop(callers, load.signers(style), 0, nanos);
             load.checkSigners(signing.callers(), CHECKED_AFTER_WARMUP);
-            Callers.closedLoop(callers, load.verifiers(), 0, nanos);
+            Callers.closedLoop(callers, load.verifiers(style), 0, nanos);
         }
     }
 
-    /** Verifies the last signature of up to {@code max} signers with the CPU core. */
-    void checkSigners(List<Signer> signers, int max) throws WrongResultException {
-        DilithiumPublicKey pk = (DilithiumPublicKey) keys.getPublic();
+    /**
+     * Verifies the last signature of up to {@code max} signers: with the CPU core when the keys are
+     * this project's, else with a {@code Signature} of the provider that made them.
+     */
+    void checkSigners(List<Signer> signers, int max) throws GeneralSecurityException, WrongResultException {
+        if (!(keys.getPublic() instanceof DilithiumPublicKey pk)) {
+            int checked = 0;
+            for (Signer s : signers) {
+                if (checked == max) {
+                    break;
+                }
+                if (s.last == null) {
+                    continue;
+                }
+                Signature v = newSignature();
+                v.initVerify(keys.getPublic());
+                v.update(messageOf(s.base, s.calls));
+                if (!v.verify(s.last)) {
+                    throw new WrongResultException(params + ": a signature made by " + provider.getName()
+                            + " does not verify under " + provider.getName());
+                }
+                checked++;
+            }
+            return;
+        }
         byte[] raw = pk.getRawKey();
         byte[] tr = pk.getTr();
         int checked = 0;
@@ -170,7 +237,7 @@ final class JcaLoad {
 
     private Signature newSignature() throws GeneralSecurityException {
         Signature s = Signature.getInstance(params.algorithmName(), provider);
-        if (params.isFips204()) {
+        if (params.isFips204() && context.length > 0) {
             s.setParameter(MLDSAParameterSpec.builder().context(context).build());
         }
         return s;

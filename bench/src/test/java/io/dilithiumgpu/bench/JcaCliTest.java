@@ -3,16 +3,35 @@ package io.dilithiumgpu.bench;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class JcaCliTest {
-    private static final JcaCli.Result RESULT = new JcaCli.Result(ParameterSet.ML_DSA_44, Operation.VERIFY,
-            List.of(1, 16, 4096), new double[] {900, 12_000, 10_500}, 6_000, 12_000, 1_500_000, 9_250_000, 20_000_000);
+    private static final List<Integer> LEVELS = List.of(1, 16, 4096);
+    private static final JcaCli.Result OURS = new JcaCli.Result(ParameterSet.ML_DSA_44, Operation.VERIFY,
+            JcaLoad.Style.REUSE, Contender.DILITHIUM_GPU, LEVELS, new double[] {900, 12_000, 10_500}, 6_000, 12_000,
+            1_500_000, 9_250_000, 20_000_000);
+    private static final JcaCli.Result SUN = new JcaCli.Result(ParameterSet.ML_DSA_44, Operation.VERIFY,
+            JcaLoad.Style.REUSE, Contender.SUN, LEVELS, new double[] {1_800, 8_000, 7_000}, 4_000, 8_000,
+            250_000, 1_000_000, 2_000_000);
+    private static final JcaCli.Result BC_ROUND3 = new JcaCli.Result(ParameterSet.DILITHIUM2, Operation.SIGN,
+            JcaLoad.Style.GET_INSTANCE, Contender.BC, LEVELS, new double[] {500, 1_000, 1_000}, 500, 1_000,
+            2_000_000, 3_000_000, 4_000_000);
 
     @Test
     void signAndVerifyByDefaultAndNeverKeygen() throws UsageException {
@@ -24,26 +43,135 @@ class JcaCliTest {
     }
 
     @Test
+    void providersAndStylesAreListsInTheOrderGiven() throws UsageException {
+        assertEquals(List.of(Contender.DILITHIUM_GPU, Contender.SUN, Contender.BC), Cli.parse(new JcaCli()).contenders());
+        assertEquals(List.of(Contender.BC, Contender.DILITHIUM_GPU_CPU),
+                Cli.parse(new JcaCli(), "--providers", "bc,dilithiumgpu/CPU,BC").contenders());
+        assertThrows(CommandLine.ParameterException.class,
+                () -> Cli.parse(new JcaCli(), "--providers", "DilithiumGPU,SunEC"));
+        assertEquals(List.of(JcaLoad.Style.REUSE), Cli.parse(new JcaCli()).styles());
+        assertEquals(List.of(JcaLoad.Style.GET_INSTANCE, JcaLoad.Style.REUSE),
+                Cli.parse(new JcaCli(), "--style", "getinstance,reuse").styles());
+        assertThrows(CommandLine.ParameterException.class, () -> Cli.parse(new JcaCli(), "--style", "pool"));
+    }
+
+    @Test
+    void theReferenceIsSunForMlDsaAndBouncyCastleForRound3() {
+        assertEquals(Contender.SUN, JcaCli.reference(List.of(OURS, SUN)));
+        JcaCli.Result bc = new JcaCli.Result(ParameterSet.ML_DSA_44, Operation.VERIFY, JcaLoad.Style.REUSE,
+                Contender.BC, LEVELS, new double[] {1, 2, 3}, 1, 1, 1, 1, 1);
+        assertEquals(Contender.BC, JcaCli.reference(List.of(OURS, bc)), "BC where SUN was not measured");
+        assertEquals(Contender.BC, JcaCli.reference(List.of(BC_ROUND3)));
+        assertNull(JcaCli.reference(List.of(OURS)));
+        assertEquals(3, JcaCli.groups(List.of(OURS, SUN, BC_ROUND3, OURS)).size());
+    }
+
+    @Test
     void peakIsTheBestLevel() {
-        assertEquals(12_000, RESULT.peak());
+        assertEquals(12_000, OURS.peak());
     }
 
     @Test
-    void tableHasAColumnPerConcurrencyLevel() {
-        String table = JcaCli.table(List.of(RESULT), RESULT.callers()).render();
+    void tableHasAColumnPerConcurrencyLevelAndARatioRowPerOtherProvider() {
+        String table = JcaCli.table(List.of(OURS, SUN), LEVELS).render();
         String[] lines = table.split("\n");
-        assertTrue(lines[0].matches("set\\s+op\\s+1 caller\\s+16 callers\\s+4,096 callers\\s+peak ops/s\\s+"
-                + "load ops/s\\s+p50\\s+p99"), lines[0]);
-        assertTrue(lines[2].matches("ML-DSA-44\\s+verify\\s+900\\s+12,000\\s+10,500\\s+12,000\\s+6,000\\s+"
-                + "1\\.500 ms\\s+9\\.250 ms"), lines[2]);
+        assertEquals(5, lines.length, table);
+        assertTrue(lines[0].matches("set\\s+op\\s+style\\s+provider\\s+1 caller\\s+16 callers\\s+4,096 callers\\s+"
+                + "peak ops/s\\s+load ops/s\\s+p50\\s+p99"), lines[0]);
+        assertTrue(lines[2].matches("ML-DSA-44\\s+verify\\s+reuse\\s+DilithiumGPU\\s+900\\s+12,000\\s+10,500\\s+"
+                + "12,000\\s+6,000\\s+1\\.500 ms\\s+9\\.250 ms"), lines[2]);
+        assertTrue(lines[3].matches("ML-DSA-44\\s+verify\\s+reuse\\s+SUN\\s+1,800\\s+8,000\\s+7,000\\s+8,000\\s+"
+                + "4,000\\s+0\\.250 ms\\s+1\\.000 ms"), lines[3]);
+        assertTrue(lines[4].matches("ML-DSA-44\\s+verify\\s+reuse\\s+DilithiumGPU / SUN\\s+0\\.50×\\s+1\\.50×\\s+"
+                + "1\\.50×\\s+1\\.50×\\s+—\\s+—\\s+—"), lines[4]);
     }
 
     @Test
-    void csvFiles() {
-        assertEquals("set,operation,callers,ops_per_s\n"
-                + "ML-DSA-44,verify,1,900\nML-DSA-44,verify,16,12000\nML-DSA-44,verify,4096,10500\n",
-                JcaCli.throughputCsv(List.of(RESULT)).content());
-        assertEquals("set,operation,arrival_rate_per_s,calls,p50_ms,p99_ms,max_ms\n"
-                + "ML-DSA-44,verify,6000,12000,1.50000,9.25000,20\n", JcaCli.latencyCsv(List.of(RESULT)).content());
+    void csvFilesCarryStyleProviderAndRatio() {
+        assertEquals("set,operation,style,provider,callers,ops_per_s,reference,ratio_to_reference\n"
+                        + "ML-DSA-44,verify,reuse,DilithiumGPU,1,900,SUN,0.500000\n"
+                        + "ML-DSA-44,verify,reuse,DilithiumGPU,16,12000,SUN,1.50000\n"
+                        + "ML-DSA-44,verify,reuse,DilithiumGPU,4096,10500,SUN,1.50000\n"
+                        + "ML-DSA-44,verify,reuse,SUN,1,1800,SUN,\n"
+                        + "ML-DSA-44,verify,reuse,SUN,16,8000,SUN,\n"
+                        + "ML-DSA-44,verify,reuse,SUN,4096,7000,SUN,\n",
+                JcaCli.throughputCsv(List.of(OURS, SUN)).content());
+        assertEquals("set,operation,style,provider,arrival_rate_per_s,calls,p50_ms,p99_ms,max_ms\n"
+                        + "ML-DSA-44,verify,reuse,DilithiumGPU,6000,12000,1.50000,9.25000,20\n",
+                JcaCli.latencyCsv(List.of(OURS)).content());
+    }
+
+    @Test
+    void theSecondJvmsCsvReadsBackAsItsResults(@TempDir Path dir) throws Exception {
+        Path throughput = dir.resolve("t.csv");
+        Path latency = dir.resolve("l.csv");
+        JcaCli.throughputCsv(List.of(OURS, BC_ROUND3)).write(throughput);
+        JcaCli.latencyCsv(List.of(OURS, BC_ROUND3)).write(latency);
+        List<JcaCli.Result> back = CpuJcaProcess.read(throughput, latency);
+        assertEquals(2, back.size());
+        for (int i = 0; i < 2; i++) {
+            JcaCli.Result want = List.of(OURS, BC_ROUND3).get(i);
+            JcaCli.Result got = back.get(i);
+            assertEquals(Contender.DILITHIUM_GPU_CPU, got.provider());
+            assertEquals(want.set(), got.set());
+            assertEquals(want.op(), got.op());
+            assertEquals(want.style(), got.style());
+            assertEquals(want.callers(), got.callers());
+            assertArrayEquals(want.opsPerSecond(), got.opsPerSecond());
+            assertEquals(want.arrivalRate(), got.arrivalRate());
+            assertEquals(want.calls(), got.calls());
+            assertEquals(want.p50(), got.p50());
+            assertEquals(want.p99(), got.p99());
+            assertEquals(want.max(), got.max());
+        }
+    }
+
+    /**
+     * A tiny run of every provider in both styles: it must finish with every result checked, a row
+     * and a ratio row for each provider, and the CSV files.
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void tinyRunOfEveryProviderSideBySide(@TempDir Path dir) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        int exit = Cli.run(new String[] {"jca", "--providers", "DilithiumGPU,DilithiumGPU/cpu,SUN,BC",
+            "--sets", "ML-DSA-44", "--style", "reuse,getInstance", "--callers", "1,2",
+            "--seconds", "0.03", "--warmup-seconds", "0.01", "--out", dir.toString()}, out, System.err);
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(Cli.OK, exit, text);
+        boolean sun = Contender.SUN.provider(ParameterSet.ML_DSA_44) != null;
+        String reference = sun ? "SUN" : "BC";
+        for (String op : List.of("sign", "verify")) {
+            for (String style : List.of("reuse", "getInstance")) {
+                for (String provider : sun ? List.of("DilithiumGPU", "DilithiumGPU/cpu", "SUN", "BC")
+                        : List.of("DilithiumGPU", "DilithiumGPU/cpu", "BC")) {
+                    String row = "ML-DSA-44\\s+" + op + "\\s+" + style + "\\s+" + provider;
+                    assertTrue(text.matches("(?s).*\n" + row + "\\s+[0-9].*"), row + ":\n" + text);
+                    assertTrue(text.matches("(?s).*\n" + row + " / " + reference + "\\s+[0-9].*")
+                            == !provider.equals(reference), row + " / " + reference + ":\n" + text);
+                }
+            }
+        }
+        assertEquals(!sun, text.contains("SUN ML-DSA-44: not measured"), text);
+        int providers = sun ? 4 : 3;
+        assertEquals(1 + 2 * 2 * 2 * providers, Files.readAllLines(dir.resolve(JcaCli.THROUGHPUT_CSV)).size());
+        assertEquals(1 + 2 * 2 * providers, Files.readAllLines(dir.resolve(JcaCli.LATENCY_CSV)).size());
+    }
+
+    /** Round 3.1 Dilithium comes from BouncyCastle's PQC provider, which registers it only when asked. */
+    @Test
+    void bouncyCastleSignsAndVerifiesRound3() throws Exception {
+        java.security.Provider bc = Contender.BC.provider(ParameterSet.DILITHIUM2);
+        java.security.KeyPair keys = java.security.KeyPairGenerator.getInstance("Dilithium2", bc).generateKeyPair();
+        java.security.Signature s = java.security.Signature.getInstance("Dilithium2", bc);
+        s.initSign(keys.getPrivate());
+        s.update(new byte[32]);
+        byte[] sig = s.sign();
+        assertEquals(ParameterSet.DILITHIUM2.signatureBytes(), sig.length);
+        s.initVerify(keys.getPublic());
+        s.update(new byte[32]);
+        assertTrue(s.verify(sig));
+        assertNull(Contender.SUN.provider(ParameterSet.DILITHIUM2), "the JDK has no round 3.1");
     }
 }
