@@ -244,9 +244,8 @@ final class BatchBench implements AutoCloseable {
      * Zeroes records {@code which} of {@code size} bytes in {@code array} and, when not null, in
      * {@code buffer}: before a run, the records its check will recompute, so that a record the run
      * does not write fails the check. Only those: rewriting whole output buffers before each run
-     * slowed the runs themselves, which no real caller's buffers would (ML-DSA-44 key generation
-     * host to host on the H100, 38.7 MB of keys rewritten: 5.5 to 5.9 M ops/s against 7.1 to 7.5 M;
-     * likely the GPU's copies landing on lines dirty in the host's caches; docs/performance.md).
+     * slowed the runs themselves, which no real caller's buffers would (likely the GPU's copies
+     * landing on lines dirty in the host's caches; docs/performance.md).
      */
     private static void clearRecords(byte[] array, HostBuffer buffer, int size, int[] which) {
         for (int i : which) {

@@ -30,14 +30,15 @@ import java.util.SplittableRandom;
 public final class ThroughputCli extends Subcommand {
     static final int DEFAULT_BATCH = 10_000;
     /**
-     * Thirty: on the H100 host all ten runs of one verification stage once read half speed (a
-     * transient of 100 ms or so); with thirty such a transient spans less than half of a stage.
+     * Thirty: all ten runs of one verification stage once read half speed on the GPU host (a
+     * transient of a fraction of a second); with thirty such a transient spans less than half of a
+     * stage.
      */
     static final int DEFAULT_RUNS = 30;
     static final int DEFAULT_WARMUP = 20;
     /**
-     * The least warm-up per stage: on the H100 host, after 20 runs a chunk's launch still took 49
-     * to 110 µs, after 300 runs 38 to 55 µs.
+     * The least warm-up per stage: the CUDA host path runs a few times per batch, and after 20
+     * runs its launches were still being compiled (docs/performance.md, How we measure).
      */
     static final double DEFAULT_WARMUP_SECONDS = 1;
     static final int DEFAULT_SAMPLES = 8;
@@ -200,8 +201,8 @@ public final class ThroughputCli extends Subcommand {
     /**
      * Runs every stage of every set {@code warmup} times, untimed, before the first measurement:
      * without it the first set measured paid for the JIT compiling the host path and for the
-     * compiler threads competing with the copies (on the H100 host the first set's keygen read
-     * 10 to 20 % below the same set measured later in the run).
+     * compiler threads competing with the copies (the first set's keygen read low against the
+     * same set measured later in the run; docs/performance.md).
      */
     private static void warmUpEverySet(Backend backend, Settings s, OutputCheck check, SplittableRandom random) {
         if (s.warmup() == 0) {

@@ -36,8 +36,8 @@ import java.util.Properties;
  *   <tr><td>{@value #VIRTUAL_COMPLETION_PROPERTY}</td><td>{@code true}</td>
  *       <td>whether the futures of a finished batch complete on a virtual thread (JDK 21 and
  *           later) instead of the batch thread: a virtual-thread caller is then woken through
- *           the carrier's own queue rather than the scheduler's shared submission queue (JCA
- *           verification at 4,096 callers on an H100 host +6 % on average); on older JDKs the batch
+ *           the carrier's own queue rather than the scheduler's shared submission queue
+ *           (docs/performance.md); on older JDKs the batch
  *           thread completes them, as with {@code false}</td></tr>
  * </table>
  *

@@ -52,11 +52,11 @@ import javax.management.ObjectName;
  * {@code maxInFlight × maxSize}). A caller that finds the queue full blocks in the call until
  * there is room. The wait is on a {@link Semaphore}, never inside {@code synchronized}, so a
  * virtual thread waiting here unmounts instead of pinning its carrier. Callers queue without a
- * lock (a permit, then the lane's concurrent queue): with one lock per call, the batcher alone
- * topped out at about 545,000 calls/s on a 16-core host whatever the backend; lock-free, 996,000
- * with 4,096 callers and 1,416,000 with 16,384. If the caller is
- * interrupted while it waits, nothing is queued: the returned future has failed with an
- * {@link InterruptedException} and the thread's interrupt status is set again.
+ * lock (a permit, then the lane's concurrent queue): one lock per call capped the batcher alone,
+ * whatever the backend, well below what the callers of a many-core host offer
+ * (docs/performance.md). If the caller is interrupted while it waits, nothing is queued: the
+ * returned future has failed with an {@link InterruptedException} and the thread's interrupt
+ * status is set again.
  *
  * <h2>Cancellation</h2>
  * Cancelling a returned future (as {@link Engines#await} does when its caller is interrupted)

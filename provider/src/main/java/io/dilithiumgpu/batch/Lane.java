@@ -16,7 +16,7 @@ import java.util.function.LongFunction;
  * <p>Callers add without a lock (concurrent queues and an atomic count: with thousands of callers
  * a lock here serialised the whole provider). The queue is striped: a caller adds to the stripe of
  * its thread, so that the callers on different cores do not all retry on one queue's tail (one
- * queue took 7 % of a 4,096-caller JCA profile on 16 cores in its {@code offer}). Each stripe is in
+ * queue's {@code offer} showed in JCA profiles of thousands of callers). Each stripe is in
  * arrival order; the dispatcher takes from the stripes in turn, so a batch is the oldest tasks of
  * each stripe, not strictly of the lane. Only the dispatcher takes; a caller may withdraw its own
  * task ({@link #remove}) when the batcher closed under it. The count is raised after a task is in

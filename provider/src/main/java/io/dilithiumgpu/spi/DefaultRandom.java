@@ -27,9 +27,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Why blocks: every {@code nextBytes} call of a Hash_DRBG pays for its state update (SHA-256
  * and big-number additions) however few bytes it returns; drawing 32 bytes per signature, that
- * fixed cost took 13 % of a 4,096-caller profile. A stripe draws {@value #BLOCK_BYTES} bytes at a
- * time and hands them out in order, zeroing each part as it leaves, so no byte is handed out
- * twice and none lingers after use.
+ * fixed cost showed in profiles of many callers (docs/performance.md). A stripe draws
+ * {@value #BLOCK_BYTES} bytes at a time and hands them out in order, zeroing each part as it
+ * leaves, so no byte is handed out twice and none lingers after use.
  *
  * <p>The SPIs and the asynchronous API ({@code io.dilithiumgpu.DilithiumGpu}) use it when the caller
  * gives no {@code SecureRandom}.

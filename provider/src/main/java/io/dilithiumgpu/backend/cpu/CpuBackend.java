@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Work is shared dynamically: each participating thread claims the next chunk of task
  * indices from a shared counter, so that signing's variable number of rejection rounds does not
  * leave threads idle. Chunks are small enough (about an eighth of a thread's share) to balance,
- * and large enough that the counter is touched rarely next to a task's 50 to 500 µs.
+ * and large enough that the counter is touched rarely next to a task's whole key generation,
+ * signature or verification.
  *
  * <p>Ownership and secrets: as {@link Backend} says, the input arrays are read and the outputs
  * written only during the call, and the call returns only after every worker has finished with
