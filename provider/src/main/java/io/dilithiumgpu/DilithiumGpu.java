@@ -2,6 +2,7 @@ package io.dilithiumgpu;
 
 import io.dilithiumgpu.batch.Engine;
 import io.dilithiumgpu.batch.Engines;
+import io.dilithiumgpu.batch.SelfTest;
 import io.dilithiumgpu.core.MuHasher;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PreHash;
@@ -22,6 +23,7 @@ import java.security.KeyPair;
 import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
 import java.security.Provider;
+import java.security.ProviderException;
 import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -64,6 +66,33 @@ public final class DilithiumGpu {
     private static final int MAX_CONTEXT_BYTES = 255;
 
     private DilithiumGpu() {}
+
+    // ---- health
+
+    /**
+     * The backend the provider's operations run on, the GPUs in use and why CUDA is not used,
+     * starting the shared engine if no operation has yet (that probes CUDA once). Never throws for
+     * a backend that cannot open: the status then says {@code none} and why.
+     */
+    public static Status status() {
+        try {
+            return Status.of(Engines.sharedBatcher());
+        } catch (ProviderException e) {
+            return Status.none(e.getMessage());
+        }
+    }
+
+    /**
+     * Runs the compiled-in known-answer self-test ({@link SelfTest}: key generation, signing and
+     * verification of all six sets, no files needed) on the shared engine, so on the backend in use.
+     *
+     * @return what it found; failed checks are listed, not thrown
+     * @throws ProviderException    when no backend can be opened
+     * @throws InterruptedException when interrupted while waiting for the engine
+     */
+    public static SelfTest.Result selfTest() throws InterruptedException {
+        return SelfTest.run(Engines.shared());
+    }
 
     // ---- key objects
 

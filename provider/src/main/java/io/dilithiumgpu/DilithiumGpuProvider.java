@@ -13,6 +13,7 @@ import io.dilithiumgpu.spi.SignatureParameters;
 
 import java.security.InvalidParameterException;
 import java.security.Provider;
+import java.security.Security;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,8 +91,13 @@ public final class DilithiumGpuProvider extends Provider {
             "SupportedKeyClasses", DilithiumPublicKey.class.getName() + "|" + DilithiumPrivateKey.class.getName(),
             "SupportedKeyFormats", "X.509|PKCS#8");
 
+    /**
+     * The provider; the first one made in a JVM also registers the status MXBean
+     * {@value StatusMXBean#NAME} ({@link StatusMXBean}), which opens nothing.
+     */
     public DilithiumGpuProvider() {
         super(NAME, VERSION, INFO);
+        StatusBean.registerOnce();
         for (Algorithm a : ALGORITHMS) {
             register("Signature", a.name, a.aliases, SIGNATURE_ATTRIBUTES, DilithiumSignature.class,
                     provider -> new DilithiumSignature(provider, a.family, a.set, a.preHash));
@@ -104,6 +110,24 @@ public final class DilithiumGpuProvider extends Provider {
             register("AlgorithmParameters", f.familyName(), List.of(), Map.of(), SignatureParameters.class,
                     provider -> new SignatureParameters());
         }
+    }
+
+    /**
+     * Installs the provider at position 1, ahead of every other, or moves it there if it is
+     * installed already, so that JCA calls that name no provider reach it (on Java 24 and later
+     * {@code Security.addProvider} puts it behind the JDK's own ML-DSA).
+     *
+     * @return the provider now installed first
+     * @throws SecurityException when a security manager forbids changing the provider list
+     */
+    public static Provider installFirst() {
+        Provider installed = Security.getProvider(NAME);
+        Provider p = installed != null ? installed : new DilithiumGpuProvider();
+        if (installed != null) {
+            Security.removeProvider(NAME);
+        }
+        Security.insertProviderAt(p, 1);
+        return p;
     }
 
     private void register(String type, String algorithm, List<String> aliases, Map<String, String> attributes,
@@ -127,6 +151,7 @@ public final class DilithiumGpuProvider extends Provider {
                 throw new InvalidParameterException(getType() + " " + getAlgorithm()
                         + " takes no constructor parameter");
             }
+            ProviderOrder.warnOnce();
             return factory.apply(getProvider());
         }
     }

@@ -4,6 +4,7 @@ import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.batch.BackendPolicy;
 import io.dilithiumgpu.batch.BackendSelector;
 import io.dilithiumgpu.batch.BatchConfig;
+import io.dilithiumgpu.batch.SelfTest;
 import io.dilithiumgpu.kat.KatDataException;
 import io.dilithiumgpu.kat.KatDirectory;
 import io.dilithiumgpu.kat.KatFiles;
@@ -23,14 +24,17 @@ import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
- * {@code selftest}: every known-answer suite of {@code io.dilithiumgpu.kat} (NIST round 3.1 KATs,
- * ACVP, Wycheproof) against one backend: the one the provider would select, or the one named by
- * {@code --backend}. Prints the per-suite counts; exits with status 1 on any failure.
+ * {@code selftest}: the known answers compiled into the provider ({@link SelfTest}, no files), then
+ * every known-answer suite of {@code io.dilithiumgpu.kat} (NIST round 3.1 KATs, ACVP, Wycheproof)
+ * when a vector directory is found, against one backend: the one the provider would select, or the
+ * one named by {@code --backend}. Prints the per-suite counts; exits with status 1 on any failure.
  */
 @Command(name = "selftest",
-        description = "all known-answer suites (NIST r3.1 KAT, ACVP, Wycheproof) against a backend")
+        description = "the known answers compiled into the provider, then every known-answer suite (NIST r3.1 KAT,"
+                + " ACVP, Wycheproof) when vectors are found, against a backend")
 public final class SelftestCli extends Subcommand {
     /** Failures listed one per line before the rest are summarised. */
     static final int LISTED_FAILURES = 20;
@@ -61,7 +65,7 @@ public final class SelftestCli extends Subcommand {
     @Override
     int run(PrintStream out) throws Exception {
         String policy = backend != null ? backend.toString() : configuredPolicy();
-        Path dir = vectorDirectory(katDir);
+        Optional<Path> dir = vectorDirectory(katDir);
         Backend backend;
         String why;
         if (policy.equals("auto")) {
@@ -78,12 +82,17 @@ public final class SelftestCli extends Subcommand {
             why = opened.description();
         }
         out.println("dilithium-gpu selftest: backend " + backend.name() + " (" + why + ")");
-        out.println("vectors: " + dir);
+        out.println("vectors: " + dir.map(Path::toString).orElse("none found (-Dkat.dir, " + KatDirectory.FALLBACK
+                + " from the repository root, ./" + BUNDLED + "; --kat-dir DIR names them): the known answers"
+                + " compiled into the provider only"));
 
         List<SuiteReport> reports = new ArrayList<>();
         List<String> dataProblems = new ArrayList<>();
+        SelfTest.Result known;
         try (Backend b = backend) {
-            for (KatSuite suite : KatSuites.all(KatFiles.open(dir))) {
+            known = SelfTest.run(b);
+            out.println("known answers compiled into the provider: " + known);
+            for (KatSuite suite : dir.isPresent() ? KatSuites.all(KatFiles.open(dir.get())) : List.<KatSuite>of()) {
                 long start = System.nanoTime();
                 try {
                     reports.add(suite.run(b));
@@ -95,8 +104,10 @@ public final class SelftestCli extends Subcommand {
             }
         }
         KatReport report = new KatReport(backend.name(), reports);
-        out.println();
-        out.print(report.table());
+        if (dir.isPresent()) {
+            out.println();
+            out.print(report.table());
+        }
         List<String> failures = report.failures();
         for (int i = 0; i < Math.min(LISTED_FAILURES, failures.size()); i++) {
             out.println("FAILED " + failures.get(i));
@@ -110,15 +121,22 @@ public final class SelftestCli extends Subcommand {
             csv(backend.name(), reports).write(file);
             out.println("wrote " + file);
         }
-        boolean ok = failures.isEmpty() && dataProblems.isEmpty();
-        out.println(ok ? "selftest passed: " + Format.count(report.cases()) + " vectors"
-                : "selftest FAILED: " + failures.size() + " failed vectors, " + dataProblems.size() + " suites not run");
+        boolean ok = known.passed() && failures.isEmpty() && dataProblems.isEmpty();
+        String answers = known.checks() + " compiled-in known answers";
+        out.println(ok ? "selftest passed: " + (dir.isPresent() ? Format.count(report.cases()) + " vectors and " : "")
+                + answers
+                : "selftest FAILED: " + known.failures().size() + " of " + answers + ", " + failures.size()
+                        + " failed vectors, " + dataProblems.size() + " suites not run");
         return ok ? Cli.OK : Cli.FAILED;
     }
 
-    /** {@link BatchConfig#BACKEND_PROPERTY} when it names auto, cpu or cuda; else a usage error. */
+    /**
+     * {@link BatchConfig#BACKEND_PROPERTY} when it names auto, cpu or cuda ({@code cuda-required}
+     * counts as cuda: an unavailable backend fails the self-test); else a usage error.
+     */
     private static String configuredPolicy() throws UsageException {
-        String v = System.getProperty(BatchConfig.BACKEND_PROPERTY, BackendPolicy.AUTO.toString()).toLowerCase(Locale.ROOT);
+        String v = System.getProperty(BatchConfig.BACKEND_PROPERTY, BackendPolicy.AUTO.toString()).toLowerCase(Locale.ROOT)
+                .strip().replace(BackendPolicy.CUDA_REQUIRED.toString(), "cuda");
         for (BackendChoice c : BackendChoice.values()) {
             if (c.toString().equals(v)) {
                 return v;
@@ -132,23 +150,22 @@ public final class SelftestCli extends Subcommand {
      * property or {@code ../shared/kat-vectors} from the repository root); else a {@code vectors/}
      * directory in the working directory or beside the jar.
      */
-    static Path vectorDirectory(Path katDir) throws UsageException {
+    static Optional<Path> vectorDirectory(Path katDir) throws UsageException {
         if (katDir != null) {
-            Path dir = katDir;
-            if (!Files.isRegularFile(dir.resolve(KatFiles.SUMS))) {
-                throw new UsageException("--kat-dir " + dir + " has no " + KatFiles.SUMS);
+            if (!Files.isRegularFile(katDir.resolve(KatFiles.SUMS))) {
+                throw new UsageException("--kat-dir " + katDir + " has no " + KatFiles.SUMS);
             }
-            return dir;
+            return Optional.of(katDir);
         }
         try {
-            return KatDirectory.locate();
+            return Optional.of(KatDirectory.locate());
         } catch (KatDataException notThere) {
             for (Path candidate : bundledCandidates()) {
                 if (Files.isRegularFile(candidate.resolve(KatFiles.SUMS))) {
-                    return candidate;
+                    return Optional.of(candidate);
                 }
             }
-            throw new UsageException(notThere.getMessage() + "; no ./" + BUNDLED + " either: give --kat-dir DIR");
+            return Optional.empty();
         }
     }
 

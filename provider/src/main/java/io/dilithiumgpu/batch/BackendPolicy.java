@@ -15,10 +15,17 @@ public enum BackendPolicy {
      */
     CUDA,
     /** The CPU backend only; CUDA is never probed. */
-    CPU;
+    CPU,
+    /**
+     * CUDA or nothing (strict mode, {@code cuda-required}): when CUDA cannot be opened the batcher
+     * does not open, and every operation fails with a {@link java.security.ProviderException}
+     * naming the reason; a batch the GPU fails is not rerun on the CPU but fails the same way.
+     */
+    CUDA_REQUIRED;
 
     /**
-     * Parses {@code auto}, {@code cuda} or {@code cpu}, ignoring case and surrounding blanks.
+     * Parses {@code auto}, {@code cuda}, {@code cuda-required} or {@code cpu}, ignoring case and
+     * surrounding blanks.
      *
      * @throws IllegalArgumentException for any other value
      */
@@ -30,15 +37,17 @@ public enum BackendPolicy {
                 return CUDA;
             case "cpu":
                 return CPU;
+            case "cuda-required":
+                return CUDA_REQUIRED;
             default:
-                throw new IllegalArgumentException(
-                        BatchConfig.BACKEND_PROPERTY + " must be auto, cuda or cpu, not '" + value + "'");
+                throw new IllegalArgumentException(BatchConfig.BACKEND_PROPERTY
+                        + " must be auto, cuda, cuda-required or cpu, not '" + value + "'");
         }
     }
 
-    /** The property value: {@code auto}, {@code cuda} or {@code cpu}. */
+    /** The property value: {@code auto}, {@code cuda}, {@code cuda-required} or {@code cpu}. */
     @Override
     public String toString() {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 }

@@ -11,6 +11,7 @@ import io.dilithiumgpu.core.PublicKeyCache;
 import java.lang.management.ManagementFactory;
 import java.security.InvalidKeyException;
 import java.security.ProviderException;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -116,16 +117,40 @@ public final class Batcher implements Engine, AutoCloseable {
     private final ReentrantLock fallbackLock = new ReentrantLock();
     /** The CPU backend for reruns, opened on first need; guarded by fallbackLock. */
     private Backend fallback;
+    private final Choice choice;
 
     /**
      * Opens a batcher on the backend the configuration's policy selects, logging the choice and
      * its reason once (WARNING when CUDA was asked for and not found, INFO otherwise).
      */
     public static Batcher open(BatchConfig config) {
-        BackendSelector.Selection s = BackendSelector.select(config.backend());
+        BackendSelector.Selection s;
+        try {
+            s = BackendSelector.select(config.backend());
+        } catch (BackendException e) {
+            LOG.log(System.Logger.Level.ERROR, "dilithium-gpu: {0} ({1})", e.getMessage(), config);
+            throw e;
+        }
         LOG.log(s.degraded() ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
                 "dilithium-gpu: {0} ({1})", s.reason(), config);
-        return new Batcher(config, s.primary(), s.fallback());
+        return new Batcher(config, s.primary(), s.fallback(), new Choice(s.reason(), s.cudaUnavailable(), s.devices()));
+    }
+
+    /**
+     * How the backend was chosen.
+     *
+     * @param reason          the policy, the backend and why, as logged
+     * @param cudaUnavailable why CUDA is not used, or null when it is
+     * @param devices         the GPUs in use, one description each
+     */
+    public record Choice(String reason, String cudaUnavailable, List<String> devices) {}
+
+    /**
+     * How this batcher's backend was chosen; for a batcher opened on a caller's backend, a reason
+     * that says so.
+     */
+    public Choice choice() {
+        return choice;
     }
 
     /**
@@ -145,6 +170,12 @@ public final class Batcher implements Engine, AutoCloseable {
      *                        for none (then such a batch fails)
      */
     Batcher(BatchConfig config, Backend primary, Supplier<Backend> fallbackFactory) {
+        this(config, primary, fallbackFactory, new Choice(primary.name() + " backend supplied by the caller",
+                primary.name() + " backend supplied by the caller", List.of()));
+    }
+
+    private Batcher(BatchConfig config, Backend primary, Supplier<Backend> fallbackFactory, Choice choice) {
+        this.choice = choice;
         this.config = Objects.requireNonNull(config);
         this.primary = Objects.requireNonNull(primary);
         this.fallbackFactory = fallbackFactory;

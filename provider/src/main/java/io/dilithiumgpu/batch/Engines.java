@@ -1,6 +1,7 @@
 package io.dilithiumgpu.batch;
 
 import java.security.ProviderException;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -31,6 +32,11 @@ public final class Engines {
      */
     public static Engine shared() {
         return sharedBatcher();
+    }
+
+    /** The shared batcher if it is open, without opening it. */
+    public static Optional<Batcher> openedBatcher() {
+        return Optional.ofNullable(shared);
     }
 
     /** The shared engine as its batcher, for its {@link Batcher#metrics() metrics}. */

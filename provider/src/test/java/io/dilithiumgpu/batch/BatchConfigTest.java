@@ -73,5 +73,7 @@ class BatchConfigTest {
         for (BackendPolicy policy : BackendPolicy.values()) {
             assertEquals(policy, BackendPolicy.parse(policy.toString()));
         }
+        assertEquals(BackendPolicy.CUDA_REQUIRED, BackendPolicy.parse(" CUDA-Required "));
+        assertEquals("cuda-required", BackendPolicy.CUDA_REQUIRED.toString());
     }
 }

@@ -1,5 +1,6 @@
 package io.dilithiumgpu.batch;
 
+import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.core.ParameterSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -43,7 +44,15 @@ class EnginesTest {
     @Test
     void cpuIsAlwaysTheCpuAndCudaFallsBackToItWithAReason() {
         for (BackendPolicy policy : BackendPolicy.values()) {
-            BackendSelector.Selection s = BackendSelector.select(policy);
+            BackendSelector.Selection s;
+            try {
+                s = BackendSelector.select(policy);
+            } catch (BackendException strict) {
+                assertEquals(BackendPolicy.CUDA_REQUIRED, policy, strict.getMessage());
+                assertTrue(strict.getMessage().startsWith("dilithiumgpu.backend=cuda-required and CUDA is unavailable: "),
+                        strict.getMessage());
+                continue;
+            }
             try {
                 assertTrue(s.reason().startsWith("dilithiumgpu.backend=" + policy), s.reason());
                 if (policy == BackendPolicy.CPU) {
@@ -51,12 +60,19 @@ class EnginesTest {
                     assertFalse(s.degraded());
                 } else if (s.primary().name().equals("cuda")) {
                     assertFalse(s.degraded());
-                    assertNotNull(s.fallback(), "a GPU needs the CPU fallback");
+                    assertNull(s.cudaUnavailable());
+                    assertFalse(s.devices().isEmpty());
+                    if (policy == BackendPolicy.CUDA_REQUIRED) {
+                        assertNull(s.fallback(), "strict mode reruns nothing on the CPU");
+                    } else {
+                        assertNotNull(s.fallback(), "a GPU needs the CPU fallback");
+                    }
                 } else {
                     assertEquals("cpu", s.primary().name());
                     assertTrue(s.reason().contains("because CUDA is unavailable: "), s.reason());
                     assertEquals(policy == BackendPolicy.CUDA, s.degraded());
                     assertNull(s.fallback());
+                    assertTrue(s.reason().endsWith(s.cudaUnavailable()), s.reason());
                 }
             } finally {
                 s.primary().close();

@@ -105,6 +105,11 @@ public final class CudaBackend implements Backend {
         return description;
     }
 
+    /** One description per GPU in use (name, compute capability, memory); empty while none is open. */
+    public synchronized List<String> deviceDescriptions() {
+        return devices == null ? List.of() : devices.deviceDescriptions();
+    }
+
     /** The devices now open, or null: for inspection by tests. */
     synchronized DeviceSet openDevices() {
         return devices;

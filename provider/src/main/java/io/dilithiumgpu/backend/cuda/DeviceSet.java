@@ -401,6 +401,11 @@ final class DeviceSet implements AutoCloseable {
         return description;
     }
 
+    /** One description per device, in ordinal order. */
+    List<String> deviceDescriptions() {
+        return devices.stream().map(DeviceContext::description).toList();
+    }
+
     /** The slots, for inspection by tests. */
     List<StreamSlot> slots() {
         return slots;
