@@ -12,7 +12,10 @@ import java.security.PrivateKey;
 import java.security.spec.AlgorithmParameterSpec;
 import java.security.spec.NamedParameterSpec;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.StampedLock;
+import java.util.function.Function;
+import javax.security.auth.DestroyFailedException;
 
 /**
  * A private key of one of the six sets: the expanded key sk = ρ ‖ K ‖ tr ‖ s1 ‖ s2 ‖ t0 (FIPS 204
@@ -44,6 +47,8 @@ public final class DilithiumPrivateKey implements PrivateKey {
     /** Write-locked by {@link #destroy()}; readers validate against it or read-lock. */
     private final transient StampedLock lock = new StampedLock();
     private final transient PrivateKeyCache cache;
+    /** This key as the JDK's own ML-DSA holds it, once a signer made it ({@link #jdkCopy}). */
+    private final transient AtomicReference<PrivateKey> jdkKey = new AtomicReference<>();
     private volatile boolean destroyed;
 
     private DilithiumPrivateKey(ParameterSet params, byte[] seed, byte[] expanded, PrivateKeyForm decodedForm) {
@@ -169,7 +174,37 @@ public final class DilithiumPrivateKey implements PrivateKey {
         return cache;
     }
 
-    /** Zeroes the seed and the expanded key, and destroys the cache (zeroing its vectors). Idempotent. */
+    /**
+     * Internal plumbing, for this provider's signers: this key as the JDK's own ML-DSA holds it, made
+     * by {@code convert} on first use and kept, so that a key is converted once. {@link #destroy()}
+     * drops and destroys it.
+     *
+     * @return the copy, or {@code null} when {@code convert} gave none or this key is destroyed
+     */
+    public PrivateKey jdkCopy(Function<? super DilithiumPrivateKey, ? extends PrivateKey> convert) {
+        PrivateKey copy = jdkKey.get();
+        if (copy == null && !destroyed) {
+            PrivateKey made = convert.apply(this);
+            if (made == null) {
+                return null;
+            }
+            if (!jdkKey.compareAndSet(null, made)) {
+                destroyQuietly(made);
+            }
+            copy = jdkKey.get();
+        }
+        if (destroyed) {
+            // A destroy() that ran meanwhile may have missed the copy just kept.
+            destroyQuietly(jdkKey.getAndSet(null));
+            return null;
+        }
+        return copy;
+    }
+
+    /**
+     * Zeroes the seed and the expanded key, destroys the cache (zeroing its vectors) and the JDK's
+     * copy of the key, if one was made. Idempotent.
+     */
     @Override
     public void destroy() {
         // Outside the write lock: the cache waits for signers copying out of it, on a lock of its own.
@@ -181,6 +216,18 @@ public final class DilithiumPrivateKey implements PrivateKey {
             Pkcs8.wipe(expanded);
         } finally {
             lock.unlockWrite(stamp);
+        }
+        destroyQuietly(jdkKey.getAndSet(null));
+    }
+
+    private static void destroyQuietly(PrivateKey key) {
+        if (key == null) {
+            return;
+        }
+        try {
+            key.destroy();
+        } catch (DestroyFailedException e) {
+            // A key that cannot be destroyed is dropped all the same.
         }
     }
 

@@ -1,9 +1,13 @@
 package io.dilithiumgpu.spi;
 
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PreHash;
 import io.dilithiumgpu.core.Scheme;
+import io.dilithiumgpu.route.Route;
+import io.dilithiumgpu.route.Router;
 import io.dilithiumgpu.key.DilithiumPrivateKey;
 import io.dilithiumgpu.key.DilithiumPublicKey;
 import io.dilithiumgpu.spec.MLDSAParameterSpec;
@@ -16,21 +20,27 @@ import java.security.PrivateKey;
 import java.security.Provider;
 import java.security.PublicKey;
 import java.security.SecureRandom;
+import java.security.Signature;
 import java.security.SignatureException;
 import java.security.SignatureSpi;
 import java.security.spec.AlgorithmParameterSpec;
 import java.security.spec.InvalidParameterSpecException;
 import java.util.Arrays;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * One Signature SPI for all services: pure ML-DSA (FIPS 204 Algorithms 2/3), HashML-DSA (Algorithms
  * 4/5) and round 3.1 Dilithium, over one fixed parameter set or, for the generic names, the key's.
  *
- * <p>{@code update} feeds the message to a streaming hash on the caller's thread ({@link MuInput});
- * {@code sign} and {@code verify} hand μ to the shared {@link io.dilithiumgpu.batch.Engine} and park
- * until the batch that carries it completes. The object is ready for the next message, with the same
- * key and parameters, after every {@code sign} and {@code verify}, successful or not.
+ * <p>Routes ({@link Router}): {@code update} feeds the message to a streaming hash on the caller's
+ * thread ({@link MuInput}); {@code sign} and {@code verify} then compute on the caller's thread, or
+ * hand μ to the shared {@link io.dilithiumgpu.batch.Engine} and park until the batch that carries it
+ * completes, whichever the router expects to finish sooner. A signature that the JDK's own ML-DSA
+ * computes exactly as this provider ({@link JdkSigning}) may instead go to the JDK, decided when its
+ * message starts (the first {@code update}, or {@code sign}): the message is then kept, up to
+ * {@value #JDK_MESSAGE_LIMIT} bytes, for the JDK's {@code Signature}, which buffers whole messages; a
+ * longer one goes on into μ, as any other, so that no message is held whole. The object is ready
+ * for the next message, with the same key and parameters, after every {@code sign} and
+ * {@code verify}, successful or not.
  *
  * <p>Randomness: ML-DSA signing is hedged (FIPS 204 Algorithm 2), with rnd drawn in one
  * {@code nextBytes} call of 32 bytes per signature from the {@code SecureRandom} given to
@@ -50,6 +60,8 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class DilithiumSignature extends SignatureSpi {
     private static final int MAX_CONTEXT_BYTES = 255;
+    /** The longest message kept for the JDK's signer; beyond it the message streams into μ. */
+    static final int JDK_MESSAGE_LIMIT = 1 << 16;
 
     private final Provider provider;
     private final Family family;
@@ -66,7 +78,17 @@ public final class DilithiumSignature extends SignatureSpi {
     private boolean ownsPrivateKey;
     private SecureRandom random;
     private byte[] tr;
+    /** Whether initSign or initVerify has run. */
+    private boolean initialized;
+    /** μ of the message begun since the last init, sign or verify; null before its first byte. */
     private MuInput message;
+    /** The JDK's signer, kept for the next message; initialized for the current key while {@link #jdkReady}. */
+    private Signature jdkSigner;
+    private boolean jdkReady;
+    /** Whether the current message goes to the JDK: kept in {@link #jdkMessage} until sign. */
+    private boolean toJdk;
+    private byte[] jdkMessage;
+    private int jdkMessageLength;
     private final byte[] oneByte = new byte[1];
 
     /**
@@ -94,7 +116,7 @@ public final class DilithiumSignature extends SignatureSpi {
         this.params = p;
         this.publicKey = k;
         this.tr = k.getTr();
-        this.message = newMuInput();
+        this.initialized = true;
     }
 
     @Override
@@ -125,7 +147,7 @@ public final class DilithiumSignature extends SignatureSpi {
         this.ownsPrivateKey = translated;
         this.random = random;
         this.tr = k.getTr();
-        this.message = newMuInput();
+        this.initialized = true;
     }
 
     private ParameterSet requireScope(ParameterSet p) throws InvalidKeyException {
@@ -136,7 +158,10 @@ public final class DilithiumSignature extends SignatureSpi {
         return p;
     }
 
-    /** Forgets the keys; a private key this object made from another provider's key is destroyed. */
+    /**
+     * Forgets the keys and the message begun; a private key this object made from another provider's
+     * key is destroyed.
+     */
     private void clearKeys() {
         if (ownsPrivateKey) {
             privateKey.destroy();
@@ -145,6 +170,54 @@ public final class DilithiumSignature extends SignatureSpi {
         privateKey = null;
         ownsPrivateKey = false;
         random = null;
+        jdkReady = false;
+        dropMessage();
+    }
+
+    /** Discards the message begun, if any. */
+    private void dropMessage() {
+        message = null;
+        toJdk = false;
+        jdkMessageLength = 0;
+    }
+
+    /**
+     * Starts a message: kept for the JDK's signer when the call is one the JDK covers and the router
+     * sends it there, else into μ.
+     */
+    private void startMessage() {
+        if (privateKey != null && JdkSigning.covers(params, preHash, spec) && Router.shared().toJdk(params)) {
+            toJdk = true;
+            jdkMessageLength = 0;
+            return;
+        }
+        message = newMuInput();
+    }
+
+    private void keepForJdk(byte[] b, int off, int len) throws SignatureException {
+        if (len > JDK_MESSAGE_LIMIT - jdkMessageLength) {
+            spillToMu();
+            message.update(b, off, len);
+            return;
+        }
+        int needed = jdkMessageLength + len;
+        if (jdkMessage == null || jdkMessage.length < needed) {
+            int size = jdkMessage == null ? 256 : jdkMessage.length;
+            while (size < needed) {
+                size <<= 1;
+            }
+            jdkMessage = jdkMessage == null ? new byte[size] : Arrays.copyOf(jdkMessage, size);
+        }
+        System.arraycopy(b, off, jdkMessage, jdkMessageLength, len);
+        jdkMessageLength = needed;
+    }
+
+    /** Moves the message kept for the JDK into μ; it goes on there. */
+    private void spillToMu() throws SignatureException {
+        toJdk = false;
+        message = newMuInput();
+        message.update(jdkMessage == null ? oneByte : jdkMessage, 0, jdkMessageLength);
+        jdkMessageLength = 0;
     }
 
     @Override
@@ -156,7 +229,14 @@ public final class DilithiumSignature extends SignatureSpi {
     @Override
     protected void engineUpdate(byte[] b, int off, int len) throws SignatureException {
         requireInitialized();
-        message.update(b, off, len);
+        if (message == null && !toJdk) {
+            startMessage();
+        }
+        if (toJdk) {
+            keepForJdk(b, off, len);
+        } else {
+            message.update(b, off, len);
+        }
     }
 
     /** Signs the message given since the last init, sign or verify. */
@@ -166,19 +246,80 @@ public final class DilithiumSignature extends SignatureSpi {
         if (privateKey == null) {
             throw new SignatureException("Signature is initialized for verification, not signing");
         }
+        if (message == null && !toJdk) {
+            startMessage();
+        }
+        if (toJdk) {
+            if (!jdkReady) {
+                jdkSigner = JdkSigning.signer(jdkSigner, params, privateKey, random);
+                jdkReady = jdkSigner != null;
+            }
+            if (jdkReady) {
+                return signWithJdk();
+            }
+            spillToMu();
+        }
         byte[] sk = null;
         byte[] rnd = null;
         try {
             byte[] mu = message.mu();
             sk = expandedKey();
             rnd = rnd(sk, mu);
-            // This thread blocks until the result, so the engine reads the fresh arrays in place.
-            return EngineCalls.await(Engines.shared().signInPlace(params, sk, privateKey.cache(), mu, rnd),
-                    params + " signing", SignatureException::new);
+            Router router = Router.shared();
+            Route route = router.route(Operation.SIGN, params);
+            long started = router.started(route);
+            try {
+                if (route == Route.DIRECT) {
+                    return signHere(sk, mu, rnd);
+                }
+                // This thread blocks until the result, so the engine reads the fresh arrays in place.
+                return EngineCalls.await(Engines.shared().signInPlace(params, sk, privateKey.cache(), mu, rnd),
+                        params + " signing", SignatureException::new);
+            } finally {
+                router.ended(Operation.SIGN, params, route, started);
+            }
         } finally {
             wipe(sk);
             wipe(rnd);
-            message = newMuInput();
+            message = null;
+        }
+    }
+
+    /** Signs μ on this thread with the core, through the key's cache. */
+    private byte[] signHere(byte[] sk, byte[] mu, byte[] rnd) throws SignatureException {
+        byte[] signature = new byte[params.signatureBytes()];
+        if (Scheme.sign(params, sk, 0, privateKey.cache(), mu, 0, rnd, 0, signature, 0) != TaskStatus.OK) {
+            // The batcher's words for the same outcome (SignBatch), so that both routes fail alike.
+            String why = params + " private key does not decode: s1 or s2 has a coefficient outside [-"
+                    + params.eta() + ", " + params.eta() + "]";
+            throw new SignatureException(params + " signing failed: " + why, new InvalidKeyException(why));
+        }
+        return signature;
+    }
+
+    /** Signs the message kept for the JDK's signer with it, on this thread. */
+    private byte[] signWithJdk() throws SignatureException {
+        toJdk = false;
+        Router router = Router.shared();
+        long started = router.started(Route.JDK);
+        boolean signed = false;
+        try {
+            if (privateKey.isDestroyed()) {
+                throw new SignatureException(params + " private key was destroyed after initSign");
+            }
+            jdkSigner.update(jdkMessage == null ? oneByte : jdkMessage, 0, jdkMessageLength);
+            jdkMessageLength = 0;
+            byte[] signature = jdkSigner.sign();
+            if (privateKey.isDestroyed()) {
+                // Destroyed while the JDK signed: its copy of the key may have been zeroed under it.
+                wipe(signature);
+                throw new SignatureException(params + " private key was destroyed after initSign");
+            }
+            signed = true;
+            return signature;
+        } finally {
+            jdkReady = signed;
+            router.ended(Operation.SIGN, params, Route.JDK, started);
         }
     }
 
@@ -219,9 +360,12 @@ public final class DilithiumSignature extends SignatureSpi {
         }
         byte[] mu;
         try {
+            if (message == null) {
+                startMessage();
+            }
             mu = message.mu();
         } finally {
-            message = newMuInput();
+            message = null;
         }
         if (signature == null) {
             throw new SignatureException("signature is null");
@@ -229,13 +373,23 @@ public final class DilithiumSignature extends SignatureSpi {
         if (signature.length != params.signatureBytes()) {
             return false;
         }
-        // This thread blocks until the verdict, so the engine reads the arrays in place.
-        return EngineCalls.await(Engines.shared().verifyInPlace(params, publicKey.getRawKey(), publicKey.cache(), mu,
-                signature), params + " verification", SignatureException::new);
+        Router router = Router.shared();
+        Route route = router.route(Operation.VERIFY, params);
+        long started = router.started(route);
+        try {
+            if (route == Route.DIRECT) {
+                return Scheme.verify(params, publicKey.getRawKey(), 0, publicKey.cache(), mu, 0, signature, 0);
+            }
+            // This thread blocks until the verdict, so the engine reads the arrays in place.
+            return EngineCalls.await(Engines.shared().verifyInPlace(params, publicKey.getRawKey(), publicKey.cache(),
+                    mu, signature), params + " verification", SignatureException::new);
+        } finally {
+            router.ended(Operation.VERIFY, params, route, started);
+        }
     }
 
     private void requireInitialized() throws SignatureException {
-        if (message == null) {
+        if (!initialized) {
             throw new SignatureException("Signature is not initialized: call initSign or initVerify first");
         }
     }
@@ -292,9 +446,7 @@ public final class DilithiumSignature extends SignatureSpi {
         this.spec = s;
         this.preHash = ph;
         this.parametersSet = parameters != null;
-        if (message != null) {
-            message = newMuInput();
-        }
+        dropMessage();
     }
 
     private MuInput newMuInput() {

@@ -1,0 +1,73 @@
+package io.dilithiumgpu.route;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One measured cost: an exponentially weighted moving average of a call's time on one route, for
+ * one operation and set, and when it was last brought up to date. Updates may race and lose one
+ * another's sample; an estimate needs no more.
+ *
+ * <p>The first {@link #WARM_SAMPLES} samples are averaged plainly and mark the estimate as warming
+ * up, so that {@link Router} keeps sending calls down the route until its code is compiled: a route
+ * measured only while the JIT had not reached it would look slow for good.
+ */
+final class Estimate {
+    /** Samples that count as the warm-up. */
+    static final int WARM_SAMPLES = 64;
+    /** Weight of a new sample once warm: 1/16. */
+    private static final int SHIFT = 4;
+    /** Samples closer together than this are skipped, so that a busy route's callers do not all write here. */
+    private static final long MIN_GAP_NANOS = 20_000;
+    private static final VarHandle OBSERVED_AT;
+
+    static {
+        try {
+            OBSERVED_AT = MethodHandles.lookup().findVarHandle(Estimate.class, "observedAt", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile long nanos;
+    /** When the last sample came, or a refresh was claimed. */
+    private volatile long observedAt;
+    private volatile int samples;
+
+    /** The estimate, or {@link RouteChoice#UNKNOWN}. */
+    long nanos() {
+        return nanos;
+    }
+
+    /** Whether the estimate is still warming up: every call that can take the route should. */
+    boolean warming() {
+        return samples < WARM_SAMPLES;
+    }
+
+    /**
+     * Whether this caller should take the route to measure it: while it warms up, or once it has
+     * gone {@code refreshNanos} without a sample (then one caller only, who claims the refresh).
+     */
+    boolean claim(long now, long refreshNanos) {
+        if (warming()) {
+            return true;
+        }
+        long seen = observedAt;
+        return now - seen > refreshNanos && OBSERVED_AT.compareAndSet(this, seen, now);
+    }
+
+    /** Adds a call's time, ended at {@code now}. */
+    void add(long sample, long now) {
+        int n = samples;
+        if (n >= WARM_SAMPLES && now - observedAt < MIN_GAP_NANOS) {
+            return;
+        }
+        long s = Math.max(1, sample);
+        long old = nanos;
+        nanos = n == 0 ? s : n < WARM_SAMPLES ? old + (s - old) / (n + 1) : old + ((s - old) >> SHIFT);
+        observedAt = now;
+        if (n < WARM_SAMPLES) {
+            samples = n + 1;
+        }
+    }
+}

@@ -1,0 +1,319 @@
+package io.dilithiumgpu.route;
+
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.batch.Engines;
+import io.dilithiumgpu.core.ParameterSet;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
+import javax.management.JMException;
+import javax.management.ObjectName;
+
+/**
+ * Chooses the route of each JCA signature and verification ({@link Route}) from costs it measures
+ * as the calls run, by the rule of {@link RouteChoice}: per operation and set, the time of a call on
+ * its caller's thread (with this provider's core, and with the JDK's ML-DSA where that runs it), the
+ * round trip of a call through the batcher at the load of the moment, the calls running direct now,
+ * and how many the free cores take (the host's CPU load, sampled every {@value #SAMPLE_MILLIS} ms
+ * by a caller).
+ *
+ * <p>An estimate needs calls to stay current: each route a call could take is tried by every call
+ * until {@link Estimate#WARM_SAMPLES} calls have measured it, and afterwards by one call whenever
+ * it has gone {@value #REFRESH_MILLIS} ms without one. With the CPU backend every call runs direct
+ * and nothing is sampled.
+ *
+ * <p>Use: {@link #route} (or {@link #toJdk}) decides, {@link #started} and {@link #ended} bracket the
+ * call. Thread-safe; a call costs a few volatile reads, a counter increment and two clock reads.
+ */
+public final class Router implements RouterMXBean {
+    /** The JMX name of the shared router. */
+    public static final String MBEAN_NAME = "io.dilithiumgpu:type=Router";
+    static final long REFRESH_MILLIS = 100;
+    static final long SAMPLE_MILLIS = 20;
+    private static final long REFRESH_NANOS = REFRESH_MILLIS * 1_000_000;
+    private static final long SAMPLE_NANOS = SAMPLE_MILLIS * 1_000_000;
+    private static final System.Logger LOG = System.getLogger(Router.class.getName());
+
+    private static final ReentrantLock LOCK = new ReentrantLock();
+    private static volatile Router shared;
+
+    /** Estimate kinds, the last index of {@link #estimates}. */
+    private static final int CORE = 0;
+    private static final int JDK = 1;
+    private static final int BATCH = 2;
+    private static final String[] KIND_NAMES = {"direct", "jdk", "batch"};
+
+    private final BooleanSupplier batchOnGpuProbe;
+    private final DoubleSupplier cpuLoad;
+    private final LongSupplier clock;
+    private final int cores;
+    /** [SIGN, VERIFY][set][CORE, JDK, BATCH]. */
+    private final Estimate[][][] estimates;
+
+    /** 0: not known yet; 1: the batcher runs on a GPU; 2: on the CPU. */
+    private volatile int batchOnGpu;
+    private final AtomicInteger directRunning = new AtomicInteger();
+    private final LongAdder directBusyNanos = new LongAdder();
+    private final LongAdder directCount = new LongAdder();
+    private final LongAdder batchCount = new LongAdder();
+    private final LongAdder jdkCount = new LongAdder();
+    private final AtomicLong sampledAt;
+    private volatile long busyAtSample;
+    private volatile int directCapacity;
+
+    /**
+     * @param batchOnGpu whether the batcher's backend is a GPU; asked once, when a call first needs it
+     * @param cpuLoad    the host's CPU load since the last call, 0 to 1, negative when unknown
+     * @param clock      nanoseconds, as {@link System#nanoTime()}
+     * @param cores      the cores the process may use
+     */
+    Router(BooleanSupplier batchOnGpu, DoubleSupplier cpuLoad, LongSupplier clock, int cores) {
+        this.batchOnGpuProbe = batchOnGpu;
+        this.cpuLoad = cpuLoad;
+        this.clock = clock;
+        this.cores = cores;
+        this.estimates = new Estimate[2][ParameterSet.values().length][3];
+        for (Estimate[][] byOp : estimates) {
+            for (Estimate[] bySet : byOp) {
+                for (int k = 0; k < bySet.length; k++) {
+                    bySet[k] = new Estimate();
+                }
+            }
+        }
+        this.directCapacity = RouteChoice.directCapacity(cores, -1, 0);
+        this.sampledAt = new AtomicLong(clock.getAsLong());
+    }
+
+    /**
+     * The router of every JCA Signature of the provider, made on first use, with its MBean registered
+     * as {@value #MBEAN_NAME}. The batcher it routes to is the shared one ({@link Engines#shared()}),
+     * opened when a call first needs to know its backend.
+     */
+    public static Router shared() {
+        Router r = shared;
+        if (r != null) {
+            return r;
+        }
+        LOCK.lock();
+        try {
+            if (shared == null) {
+                Router made = new Router(() -> !"cpu".equals(Engines.sharedBatcher().metrics().getBackend()),
+                        Router::hostCpuLoad, System::nanoTime, Runtime.getRuntime().availableProcessors());
+                register(made);
+                shared = made;
+            }
+            return shared;
+        } finally {
+            LOCK.unlock();
+        }
+    }
+
+    /**
+     * The route of a signature or verification that this provider's engine computes (μ is known):
+     * {@link Route#DIRECT} or {@link Route#BATCH}.
+     *
+     * @throws java.security.ProviderException when {@value RouteSetting#PROPERTY} is invalid, or the
+     *         batcher, opened to learn its backend, cannot open
+     */
+    public Route route(Operation op, ParameterSet p) {
+        switch (RouteSetting.current()) {
+            case DIRECT:
+            case JDK:
+                return Route.DIRECT;
+            case BATCH:
+                return Route.BATCH;
+            default:
+                break;
+        }
+        if (!batchOnGpu()) {
+            return Route.DIRECT;
+        }
+        Estimate[] e = estimates(op, p);
+        long now = clock.getAsLong();
+        int capacity = capacity(now);
+        int running = directRunning.get();
+        if (running < capacity && e[CORE].claim(now, REFRESH_NANOS)) {
+            return Route.DIRECT;
+        }
+        if (e[BATCH].claim(now, REFRESH_NANOS)) {
+            return Route.BATCH;
+        }
+        return RouteChoice.choose(true, e[CORE].nanos(), e[BATCH].nanos(), running, capacity);
+    }
+
+    /**
+     * For a signature the JDK's ML-DSA covers exactly (see {@code spi.JdkSigning}), decided when its
+     * message starts: whether the JDK computes it on the caller's thread. Otherwise this provider's
+     * engine takes the message, and {@link #route} decides at the end.
+     */
+    public boolean toJdk(ParameterSet p) {
+        switch (RouteSetting.current()) {
+            case JDK:
+                return true;
+            case DIRECT:
+            case BATCH:
+                return false;
+            default:
+                break;
+        }
+        Estimate[] e = estimates(Operation.SIGN, p);
+        if (batchOnGpu()) {
+            long now = clock.getAsLong();
+            long direct = fastest(e[CORE].nanos(), e[JDK].nanos());
+            if (RouteChoice.choose(true, direct, e[BATCH].nanos(), directRunning.get(), capacity(now)) != Route.DIRECT) {
+                return false;
+            }
+        }
+        long now = clock.getAsLong();
+        if (e[JDK].claim(now, REFRESH_NANOS)) {
+            return true;
+        }
+        if (e[CORE].claim(now, REFRESH_NANOS)) {
+            return false;
+        }
+        return RouteChoice.preferJdk(e[CORE].nanos(), e[JDK].nanos());
+    }
+
+    /** A call starts down {@code route}; returns the time to hand to {@link #ended}. */
+    public long started(Route route) {
+        switch (route) {
+            case DIRECT:
+                directCount.increment();
+                directRunning.incrementAndGet();
+                break;
+            case JDK:
+                jdkCount.increment();
+                directRunning.incrementAndGet();
+                break;
+            default:
+                batchCount.increment();
+                break;
+        }
+        return clock.getAsLong();
+    }
+
+    /**
+     * The call {@link #started} at {@code startedNanos} has ended, successfully or not: its time
+     * goes into the route's estimate for the operation and set.
+     */
+    public void ended(Operation op, ParameterSet p, Route route, long startedNanos) {
+        long now = clock.getAsLong();
+        long took = now - startedNanos;
+        if (route != Route.BATCH) {
+            directRunning.decrementAndGet();
+            directBusyNanos.add(took);
+        }
+        estimates(op, p)[route == Route.DIRECT ? CORE : route == Route.JDK ? JDK : BATCH].add(took, now);
+    }
+
+    private Estimate[] estimates(Operation op, ParameterSet p) {
+        if (op == Operation.KEYGEN) {
+            throw new IllegalArgumentException("key generation is not routed");
+        }
+        return estimates[op == Operation.SIGN ? 0 : 1][p.ordinal()];
+    }
+
+    private boolean batchOnGpu() {
+        int known = batchOnGpu;
+        if (known == 0) {
+            known = batchOnGpuProbe.getAsBoolean() ? 1 : 2;
+            batchOnGpu = known;
+        }
+        return known == 1;
+    }
+
+    /** The direct capacity, sampled again by the first caller after {@value #SAMPLE_MILLIS} ms. */
+    private int capacity(long now) {
+        long last = sampledAt.get();
+        if (now - last > SAMPLE_NANOS && sampledAt.compareAndSet(last, now)) {
+            long busy = directBusyNanos.sum();
+            double busyCores = (double) (busy - busyAtSample) / (now - last);
+            busyAtSample = busy;
+            directCapacity = RouteChoice.directCapacity(cores, cpuLoad.getAsDouble(), busyCores);
+        }
+        return directCapacity;
+    }
+
+    private static long fastest(long a, long b) {
+        if (a == RouteChoice.UNKNOWN) {
+            return b;
+        }
+        return b == RouteChoice.UNKNOWN ? a : Math.min(a, b);
+    }
+
+    /** The host's recent CPU load, 0 to 1; negative where the JDK cannot tell. */
+    private static double hostCpuLoad() {
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean) {
+            return ((com.sun.management.OperatingSystemMXBean) os).getCpuLoad();
+        }
+        return -1;
+    }
+
+    private static void register(Router router) {
+        try {
+            ManagementFactory.getPlatformMBeanServer().registerMBean(router, new ObjectName(MBEAN_NAME));
+        } catch (JMException e) {
+            LOG.log(System.Logger.Level.WARNING, "router MBean not registered as " + MBEAN_NAME + ": " + e);
+        }
+    }
+
+    // ---- RouterMXBean
+
+    @Override
+    public String getSetting() {
+        return RouteSetting.current().name().toLowerCase(Locale.ROOT);
+    }
+
+    @Override
+    public long getDirectCount() {
+        return directCount.sum();
+    }
+
+    @Override
+    public long getBatchCount() {
+        return batchCount.sum();
+    }
+
+    @Override
+    public long getJdkCount() {
+        return jdkCount.sum();
+    }
+
+    @Override
+    public int getDirectRunning() {
+        return directRunning.get();
+    }
+
+    @Override
+    public int getDirectCapacity() {
+        return directCapacity;
+    }
+
+    @Override
+    public Map<String, Long> getEstimateNanos() {
+        Map<String, Long> out = new TreeMap<>();
+        for (ParameterSet p : ParameterSet.values()) {
+            for (Operation op : new Operation[] {Operation.SIGN, Operation.VERIFY}) {
+                Estimate[] e = estimates(op, p);
+                for (int k = 0; k < e.length; k++) {
+                    long n = e[k].nanos();
+                    if (n != RouteChoice.UNKNOWN) {
+                        out.put(p + " " + op.name().toLowerCase(Locale.ROOT) + " " + KIND_NAMES[k], n);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+}

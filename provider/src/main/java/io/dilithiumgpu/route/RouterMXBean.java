@@ -1,0 +1,35 @@
+package io.dilithiumgpu.route;
+
+import java.util.Map;
+
+/**
+ * The JCA calls' routes, registered as {@code io.dilithiumgpu:type=Router} by
+ * {@link Router#shared()}. Counts start at zero when the router is made and only grow.
+ */
+public interface RouterMXBean {
+
+    /** The {@value RouteSetting#PROPERTY} setting now: {@code auto}, {@code direct}, {@code batch} or {@code jdk}. */
+    String getSetting();
+
+    /** Signatures and verifications run on their callers' threads by this provider's core. */
+    long getDirectCount();
+
+    /** Signatures and verifications run through the batcher. */
+    long getBatchCount();
+
+    /** Signatures run on their callers' threads by the JDK's own ML-DSA. */
+    long getJdkCount();
+
+    /** Calls running on their callers' threads now (both direct routes). */
+    int getDirectRunning();
+
+    /** How many calls may run on their callers' threads at once, as last measured from the free cores. */
+    int getDirectCapacity();
+
+    /**
+     * The measured time per call in nanoseconds, by set, operation and route (for example
+     * {@code "ML-DSA-44 sign direct"}): on a caller's thread, or the round trip through the batcher.
+     * Only the measured ones appear.
+     */
+    Map<String, Long> getEstimateNanos();
+}

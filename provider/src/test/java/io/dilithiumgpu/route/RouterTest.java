@@ -1,0 +1,164 @@
+package io.dilithiumgpu.route;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.core.ParameterSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.security.ProviderException;
+
+/**
+ * The router's measuring part, driven by a fake clock and load: which calls it sends down each route
+ * while the routes warm up, once measured, and when an estimate goes stale; the pinning property;
+ * the counts. No threads.
+ */
+class RouterTest {
+    private static final long MICROS = 1_000;
+    private static final ParameterSet P = ParameterSet.ML_DSA_44;
+
+    private long now = 1_000_000_000L;
+    private double load;
+
+    @AfterEach
+    void unpin() {
+        System.clearProperty(RouteSetting.PROPERTY);
+    }
+
+    private Router router(boolean gpu) {
+        return new Router(() -> gpu, () -> load, () -> now, 16);
+    }
+
+    /** Runs one call down {@code route} that takes {@code nanos}. */
+    private void call(Router r, Operation op, Route route, long nanos) {
+        long started = r.started(route);
+        now += nanos;
+        r.ended(op, P, route, started);
+    }
+
+    /** Routes one verification and runs it with the given cost of each route; returns its route. */
+    private Route verify(Router r, long directNanos, long batchNanos) {
+        Route route = r.route(Operation.VERIFY, P);
+        call(r, Operation.VERIFY, route, route == Route.BATCH ? batchNanos : directNanos);
+        return route;
+    }
+
+    @Test
+    void withTheCpuBackendEveryCallRunsDirect() {
+        Router r = router(false);
+        for (int i = 0; i < 200; i++) {
+            assertEquals(Route.DIRECT, verify(r, 60 * MICROS, 10 * MICROS));
+        }
+        assertEquals(200, r.getDirectCount());
+        assertEquals(0, r.getBatchCount());
+        assertEquals(0, r.getDirectRunning());
+    }
+
+    @Test
+    void onAGpuBothRoutesWarmUpThenTheFasterTakesTheCalls() {
+        Router r = router(true);
+        for (int i = 0; i < Estimate.WARM_SAMPLES; i++) {
+            assertEquals(Route.DIRECT, verify(r, 60 * MICROS, 150 * MICROS), "call " + i);
+        }
+        for (int i = 0; i < Estimate.WARM_SAMPLES; i++) {
+            assertEquals(Route.BATCH, verify(r, 60 * MICROS, 150 * MICROS), "call " + i);
+        }
+        for (int i = 0; i < 100; i++) {
+            assertEquals(Route.DIRECT, verify(r, 60 * MICROS, 150 * MICROS));
+        }
+        assertTrue(r.getEstimateNanos().get("ML-DSA-44 verify direct") < r.getEstimateNanos().get("ML-DSA-44 verify batch"));
+    }
+
+    @Test
+    void aStaleEstimateIsMeasuredAgainByOneCall() {
+        Router r = router(true);
+        for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
+            verify(r, 60 * MICROS, 150 * MICROS);
+        }
+        assertEquals(Route.DIRECT, verify(r, 60 * MICROS, 150 * MICROS));
+        now += (Router.REFRESH_MILLIS + 1) * 1_000_000;
+        long batches = r.getBatchCount();
+        assertEquals(Route.DIRECT, r.route(Operation.VERIFY, P), "the stale direct estimate is refreshed");
+        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P), "then the stale batch estimate");
+        assertEquals(Route.DIRECT, r.route(Operation.VERIFY, P), "each by one call only");
+        assertEquals(batches, r.getBatchCount(), "route() decides; started() counts");
+    }
+
+    @Test
+    void whenTheGpuRoundTripIsShorterCallsGoToTheBatcher() {
+        Router r = router(true);
+        for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
+            verify(r, 700 * MICROS, 400 * MICROS);
+        }
+        for (int i = 0; i < 50; i++) {
+            assertEquals(Route.BATCH, verify(r, 700 * MICROS, 400 * MICROS));
+        }
+    }
+
+    @Test
+    void directCallsAreLimitedToTheFreeCores() {
+        Router r = router(true);
+        for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
+            verify(r, 60 * MICROS, 500 * MICROS);  // the warm-up takes less than the refresh interval
+        }
+        load = 1.0;  // the host is fully busy, none of it with direct calls
+        now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
+        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P));
+        assertEquals(0, r.getDirectCapacity());
+        load = 0.0;
+        now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
+        assertEquals(Route.DIRECT, r.route(Operation.VERIFY, P));
+        assertEquals(15, r.getDirectCapacity());
+        long[] started = new long[15];
+        for (int i = 0; i < 15; i++) {
+            started[i] = r.started(Route.DIRECT);
+        }
+        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P), "15 calls hold the 15 free cores");
+        r.ended(Operation.VERIFY, P, Route.DIRECT, started[0]);
+        assertEquals(Route.DIRECT, r.route(Operation.VERIFY, P));
+    }
+
+    @Test
+    void theJdkAndTheCoreWarmUpThenTheFasterSigns() {
+        Router r = router(false);
+        for (int i = 0; i < Estimate.WARM_SAMPLES; i++) {
+            assertTrue(r.toJdk(P));
+            call(r, Operation.SIGN, Route.JDK, 300 * MICROS);
+        }
+        for (int i = 0; i < Estimate.WARM_SAMPLES; i++) {
+            assertFalse(r.toJdk(P));
+            call(r, Operation.SIGN, r.route(Operation.SIGN, P), 400 * MICROS);
+        }
+        assertTrue(r.toJdk(P));
+        assertEquals(Estimate.WARM_SAMPLES, r.getJdkCount());
+        assertEquals(Estimate.WARM_SAMPLES, r.getDirectCount());
+    }
+
+    @Test
+    void thePropertyPinsTheRoute() {
+        Router r = router(false);
+        System.setProperty(RouteSetting.PROPERTY, "batch");
+        assertEquals(Route.BATCH, r.route(Operation.SIGN, P));
+        assertFalse(r.toJdk(P));
+        assertEquals("batch", r.getSetting());
+        System.setProperty(RouteSetting.PROPERTY, "JDK");
+        assertTrue(r.toJdk(P));
+        assertEquals(Route.DIRECT, r.route(Operation.SIGN, P), "what the JDK does not cover runs direct");
+        System.setProperty(RouteSetting.PROPERTY, "direct");
+        assertFalse(r.toJdk(P));
+        assertEquals(Route.DIRECT, router(true).route(Operation.VERIFY, P));
+        System.setProperty(RouteSetting.PROPERTY, "gpu");
+        ProviderException e = assertThrows(ProviderException.class, () -> r.route(Operation.SIGN, P));
+        assertTrue(e.getMessage().contains("dilithiumgpu.route=gpu"), e.getMessage());
+    }
+
+    @Test
+    void keyGenerationIsNotRouted() {
+        Router r = router(true);
+        assertThrows(IllegalArgumentException.class, () -> r.route(Operation.KEYGEN, P));
+    }
+}
