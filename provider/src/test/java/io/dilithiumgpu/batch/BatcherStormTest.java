@@ -6,7 +6,10 @@ import io.dilithiumgpu.key.DilithiumPrivateKey;
 import io.dilithiumgpu.key.DilithiumPublicKey;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
+import io.dilithiumgpu.route.RouteSetting;
 import jdk.jfr.consumer.RecordingStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -39,8 +42,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Thread storms: many callers, each signing and verifying one message with plain JCA calls on the
- * {@code DilithiumGPU} provider (so through the shared batcher); every signature is checked by an
- * independent verifier, and the shared batcher's MBean must show real batching over the storm.
+ * {@code DilithiumGPU} provider, pinned to the shared batcher ({@code dilithiumgpu.route=batch});
+ * every signature is checked by an independent verifier, and the shared batcher's MBean must show
+ * real batching over the storm.
  */
 @Timeout(300)
 class BatcherStormTest {
@@ -49,6 +53,16 @@ class BatcherStormTest {
     private static final MBeanServer JMX = ManagementFactory.getPlatformMBeanServer();
 
     private static final Provider PROVIDER = new DilithiumGpuProvider();
+
+    @BeforeAll
+    static void throughTheBatcher() {
+        System.setProperty(RouteSetting.PROPERTY, "batch");
+    }
+
+    @AfterAll
+    static void unpin() {
+        System.clearProperty(RouteSetting.PROPERTY);
+    }
 
     /**
      * What each caller does: for every set of the storm in turn, sign its own message, verify it,
