@@ -1,7 +1,6 @@
 package io.dilithiumgpu.spi;
 
 import io.dilithiumgpu.backend.Operation;
-import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PreHash;
@@ -288,7 +287,7 @@ public final class DilithiumSignature extends SignatureSpi {
     /** Signs μ on this thread with the core, through the key's cache. */
     private byte[] signHere(byte[] sk, byte[] mu, byte[] rnd) throws SignatureException {
         byte[] signature = new byte[params.signatureBytes()];
-        if (Scheme.sign(params, sk, 0, privateKey.cache(), mu, 0, rnd, 0, signature, 0) != TaskStatus.OK) {
+        if (!Scheme.sign(params, sk, 0, privateKey.cache(), mu, 0, rnd, 0, signature, 0)) {
             // The batcher's words for the same outcome (SignBatch), so that both routes fail alike.
             String why = params + " private key does not decode: s1 or s2 has a coefficient outside [-"
                     + params.eta() + ", " + params.eta() + "]";

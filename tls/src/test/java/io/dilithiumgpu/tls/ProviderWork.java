@@ -1,9 +1,11 @@
 package io.dilithiumgpu.tls;
 
-import io.dilithiumgpu.batch.BatcherMXBean;
-import io.dilithiumgpu.batch.Engines;
+import io.dilithiumgpu.route.Router;
 
-/** The ML-DSA operations this provider's shared batcher has run: a snapshot, and the count since. */
+/**
+ * The ML-DSA signatures and verifications this provider's JCA calls have run, over every route
+ * (the router's counts): a snapshot, and the count since.
+ */
 final class ProviderWork {
     private final long operations;
 
@@ -12,15 +14,16 @@ final class ProviderWork {
     }
 
     static ProviderWork now() {
-        return new ProviderWork(metrics().getOperationCount());
+        return new ProviderWork(operations());
     }
 
     /** Operations run since this snapshot. */
     long since() {
-        return metrics().getOperationCount() - operations;
+        return operations() - operations;
     }
 
-    private static BatcherMXBean metrics() {
-        return Engines.sharedBatcher().metrics();
+    private static long operations() {
+        Router r = Router.shared();
+        return r.getDirectCount() + r.getBatchCount() + r.getJdkCount();
     }
 }
