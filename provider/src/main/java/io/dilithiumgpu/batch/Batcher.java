@@ -77,7 +77,10 @@ import javax.management.ObjectName;
  * completion, ends the threads, drops the pooled arrays, closes the backends and unregisters the
  * MBean. Dependent stages attached to the futures without an executor run on batch threads (on
  * a virtual thread per batch with {@link BatchConfig#virtualCompletion()}), or on a backend's
- * threads for tasks delivered early: keep them short, or use the {@code *Async} variants.
+ * threads for tasks delivered early: keep them short, or use the {@code *Async} variants. A batch
+ * whose futures are being completed has left its slot, but beyond {@code maxInFlight} such batches
+ * each holds one back: slow stages slow the batcher down rather than start a thread per batch (at
+ * most twice {@code maxInFlight} batch threads are busy).
  *
  * <p>The batcher owns the backends it is given and closes them.
  */
@@ -114,6 +117,12 @@ public final class Batcher implements Engine, AutoCloseable {
     private volatile boolean closed;
     // Guarded by lock:
     private int inFlight;
+    /**
+     * Batches out of their slot whose futures are still being completed (dependent stages attached
+     * without an executor run there). Beyond maxInFlight of them, each counts against the slots
+     * ({@link #busy()}): slow stages then hold back new batches instead of multiplying batch threads.
+     */
+    private int completing;
     private final ReentrantLock fallbackLock = new ReentrantLock();
     /** The CPU backend for reruns, opened on first need; guarded by fallbackLock. */
     private Backend fallback;
@@ -431,7 +440,8 @@ public final class Batcher implements Engine, AutoCloseable {
                 try {
                     long now = System.nanoTime();
                     boolean closing = closed;
-                    lane = policy.next(lanes, now, inFlight, queueDepth(), closing);
+                    int busy = busy();
+                    lane = policy.next(lanes, now, busy, queueDepth(), closing);
                     if (lane != null) {
                         tasks = lane.take();
                         if (tasks.length > 0) {
@@ -440,7 +450,7 @@ public final class Batcher implements Engine, AutoCloseable {
                     } else if (closing && queueDepth() == 0 && inFlight == 0) {
                         return;
                     } else {
-                        wait = inFlight < policy.maxInFlight() ? policy.nanosUntilDue(lanes, now) : Long.MAX_VALUE;
+                        wait = busy < policy.maxInFlight() ? policy.nanosUntilDue(lanes, now) : Long.MAX_VALUE;
                     }
                 } finally {
                     lock.unlock();
@@ -615,6 +625,7 @@ public final class Batcher implements Engine, AutoCloseable {
         lock.lock();
         try {
             inFlight--;
+            completing++;
         } finally {
             lock.unlock();
         }
@@ -640,7 +651,7 @@ public final class Batcher implements Engine, AutoCloseable {
                     completions.execute(() -> {
                         // A dependent stage that closes the batcher from here must not wait for itself.
                         COMPLETING.set(this);
-                        completion.deliverSlice(s);
+                        deliverSlice(completion, s);
                     });
                 }
                 return;
@@ -648,11 +659,37 @@ public final class Batcher implements Engine, AutoCloseable {
                 // Shut down under us (cannot happen before the batch threads have ended): deliver here.
             }
             for (; slice < completion.slices(); slice++) {
-                completion.deliverSlice(slice);
+                deliverSlice(completion, slice);
             }
             return;
         }
-        completion.deliverSlice(0);
+        deliverSlice(completion, 0);
+    }
+
+    /** Delivers a slice; after the batch's last, the batch no longer counts as completing. */
+    private void deliverSlice(Completion completion, int slice) {
+        if (completion.deliverSlice(slice)) {
+            completed();
+        }
+    }
+
+    /** A batch's completion ended; wakes the dispatcher if that frees a slot ({@link #busy()}). */
+    private void completed() {
+        boolean heldASlot;
+        lock.lock();
+        try {
+            heldASlot = completing-- > policy.maxInFlight();
+        } finally {
+            lock.unlock();
+        }
+        if (heldASlot) {
+            LockSupport.unpark(dispatcher);
+        }
+    }
+
+    /** Batches that take a slot: those running, and those completing beyond maxInFlight. Under lock. */
+    private int busy() {
+        return inFlight + Math.max(0, completing - policy.maxInFlight());
     }
 
     /** Shuts {@code executor} down and waits for its tasks, uninterruptibly; true when interrupted meanwhile. */

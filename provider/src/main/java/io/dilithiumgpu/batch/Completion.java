@@ -70,8 +70,10 @@ final class Completion {
     /**
      * Completes the futures of slice {@code slice} (tasks spread evenly over the slices); the
      * last slice to end adds the batch to the stats. Each slice is delivered once.
+     *
+     * @return whether this was the last slice to end: the batch's completion is over
      */
-    void deliverSlice(int slice) {
+    boolean deliverSlice(int slice) {
         int from = (int) ((long) tasks.length * slice / slices);
         int to = (int) ((long) tasks.length * (slice + 1) / slices);
         int count = 0;
@@ -87,9 +89,11 @@ final class Completion {
             batched.addAndGet(sum);
             delivered.addAndGet(count);
         }
-        if (slicesLeft.decrementAndGet() == 0) {
-            long complete = ranNanos == 0 ? 0 : System.nanoTime() - ranNanos;
-            stats.batchFinished(queueWait, handOff, load, backend, complete, delivered.get(), batched.get());
+        if (slicesLeft.decrementAndGet() != 0) {
+            return false;
         }
+        long complete = ranNanos == 0 ? 0 : System.nanoTime() - ranNanos;
+        stats.batchFinished(queueWait, handOff, load, backend, complete, delivered.get(), batched.get());
+        return true;
     }
 }
