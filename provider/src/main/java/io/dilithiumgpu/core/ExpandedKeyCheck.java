@@ -5,8 +5,6 @@ import static io.dilithiumgpu.core.ParameterSet.SEED_BYTES;
 
 import java.util.Arrays;
 
-import org.bouncycastle.crypto.digests.SHAKEDigest;
-
 /**
  * Whether an expanded private key sk = ρ ‖ K ‖ tr ‖ s1 ‖ s2 ‖ t0 (FIPS 204 Algorithm 24, skEncode;
  * round 3.1 {@code pack_sk}) is one that key generation could have written: s1 and s2 decode into
@@ -66,9 +64,9 @@ public final class ExpandedKeyCheck {
 
             // sk as key generation would write it from ρ, K, s1, s2: only its tr and t0 can differ
             System.arraycopy(sk, skOff, again, 0, 2 * SEED_BYTES);
-            SHAKEDigest h = ws.shake256;
+            Shake h = ws.shake256;
             h.update(pk, 0, pk.length);
-            h.doFinal(again, 2 * SEED_BYTES, p.trBytes());
+            h.digest(again, 2 * SEED_BYTES, p.trBytes());
             int t0At = 2 * SEED_BYTES + p.trBytes() + (l + k) * etaBytes;
             System.arraycopy(sk, skOff + 2 * SEED_BYTES + p.trBytes(), again, 2 * SEED_BYTES + p.trBytes(),
                     (l + k) * etaBytes);

@@ -1,6 +1,5 @@
 package io.dilithiumgpu.core;
 
-import org.bouncycastle.crypto.digests.SHAKEDigest;
 
 /**
  * Streaming computation of the message representative μ = H(tr ‖ M′, 64) (FIPS 204 Algorithm 7
@@ -10,7 +9,7 @@ import org.bouncycastle.crypto.digests.SHAKEDigest;
  * the hasher keeps no reference to the caller's arrays.
  */
 public final class MuHasher {
-    private final SHAKEDigest shake = new SHAKEDigest(256);
+    private final Shake shake = Shake.shake256();
     private boolean finished;
 
     private MuHasher(ParameterSet p, byte[] tr) {
@@ -97,7 +96,7 @@ public final class MuHasher {
         }
         finished = true;
         byte[] mu = new byte[ParameterSet.MU_BYTES];
-        shake.doFinal(mu, 0, mu.length);
+        shake.digest(mu, 0, mu.length);
         return mu;
     }
 }

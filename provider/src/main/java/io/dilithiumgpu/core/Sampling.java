@@ -3,8 +3,6 @@ package io.dilithiumgpu.core;
 import static io.dilithiumgpu.core.Field.Q;
 import static io.dilithiumgpu.core.ParameterSet.N;
 
-import org.bouncycastle.crypto.digests.SHAKEDigest;
-
 /**
  * Pseudorandom sampling from SHAKE128 and SHAKE256 (FIPS 204 §7.3, Algorithms 29 to 34).
  *
@@ -20,9 +18,9 @@ import org.bouncycastle.crypto.digests.SHAKEDigest;
  */
 public final class Sampling {
     /** SHAKE128 rate in bytes. */
-    public static final int SHAKE128_RATE = 168;
+    public static final int SHAKE128_RATE = Shake.SHAKE128_RATE;
     /** SHAKE256 rate in bytes. */
-    public static final int SHAKE256_RATE = 136;
+    public static final int SHAKE256_RATE = Shake.SHAKE256_RATE;
     /** Scratch bytes the samplers need: five SHAKE128 blocks (and at least one 640-byte mask). */
     public static final int BUFFER_BYTES = 5 * SHAKE128_RATE;
 
@@ -39,13 +37,13 @@ public final class Sampling {
      * @param s   column index, absorbed first
      * @param r   row index
      */
-    public static void rejNttPoly(SHAKEDigest shake128, byte[] rho, int rhoOff, int s, int r,
+    public static void rejNttPoly(Shake shake128, byte[] rho, int rhoOff, int s, int r,
                                   byte[] buf, int[] a, int aOff) {
         shake128.update(rho, rhoOff, ParameterSet.SEED_BYTES);
         shake128.update((byte) s);
         shake128.update((byte) r);
         int squeezed = REJ_NTT_FIRST_BLOCKS * SHAKE128_RATE;
-        shake128.doOutput(buf, 0, squeezed);
+        shake128.squeeze(buf, 0, squeezed);
         int count = 0;
         while (true) {
             for (int pos = 0; pos < squeezed && count < N; pos += 3) {
@@ -59,7 +57,7 @@ public final class Sampling {
                 break;
             }
             squeezed = SHAKE128_RATE;
-            shake128.doOutput(buf, 0, squeezed);
+            shake128.squeeze(buf, 0, squeezed);
         }
         shake128.reset();
     }
@@ -68,7 +66,7 @@ public final class Sampling {
      * ExpandA (FIPS 204 Algorithm 32): the k×ℓ matrix Â in the NTT domain, row-major, entry
      * (r, s) at offset (r·ℓ + s)·256, coefficients in [0, q).
      */
-    public static void expandA(SHAKEDigest shake128, byte[] rho, int rhoOff, int k, int l,
+    public static void expandA(Shake shake128, byte[] rho, int rhoOff, int k, int l,
                                byte[] buf, int[] a) {
         for (int r = 0; r < k; r++) {
             for (int s = 0; s < l; s++) {
@@ -83,13 +81,13 @@ public final class Sampling {
      * @param rhoPrime 64 bytes at {@code rhoPrimeOff}
      * @param nonce    16-bit nonce, little-endian
      */
-    public static void rejBoundedPoly(SHAKEDigest shake256, byte[] rhoPrime, int rhoPrimeOff,
+    public static void rejBoundedPoly(Shake shake256, byte[] rhoPrime, int rhoPrimeOff,
                                       int nonce, int eta, byte[] buf, int[] a, int aOff) {
         shake256.update(rhoPrime, rhoPrimeOff, ParameterSet.MU_BYTES);
         shake256.update((byte) nonce);
         shake256.update((byte) (nonce >>> 8));
         int squeezed = (eta == 2 ? 1 : 2) * SHAKE256_RATE;
-        shake256.doOutput(buf, 0, squeezed);
+        shake256.squeeze(buf, 0, squeezed);
         int count = 0;
         while (true) {
             for (int pos = 0; pos < squeezed && count < N; pos++) {
@@ -103,7 +101,7 @@ public final class Sampling {
                 break;
             }
             squeezed = SHAKE256_RATE;
-            shake256.doOutput(buf, 0, squeezed);
+            shake256.squeeze(buf, 0, squeezed);
         }
         shake256.reset();
     }
@@ -128,7 +126,7 @@ public final class Sampling {
      * ExpandS (FIPS 204 Algorithm 33): s1 (ℓ polynomials, nonces 0..ℓ−1) and s2 (k polynomials,
      * nonces ℓ..ℓ+k−1), coefficients in [−η, η].
      */
-    public static void expandS(SHAKEDigest shake256, byte[] rhoPrime, int rhoPrimeOff, int eta,
+    public static void expandS(Shake shake256, byte[] rhoPrime, int rhoPrimeOff, int eta,
                                int l, int k, byte[] buf, int[] s1, int[] s2) {
         for (int r = 0; r < l; r++) {
             rejBoundedPoly(shake256, rhoPrime, rhoPrimeOff, r, eta, buf, s1, r * N);
@@ -145,7 +143,7 @@ public final class Sampling {
      * @param rhoPrime 64 bytes at {@code rhoPrimeOff}
      * @param kappa    κ, a multiple of ℓ (the nonce advances by ℓ per signing attempt)
      */
-    public static void expandMask(SHAKEDigest shake256, byte[] rhoPrime, int rhoPrimeOff,
+    public static void expandMask(Shake shake256, byte[] rhoPrime, int rhoPrimeOff,
                                   int kappa, int l, int gamma1, byte[] buf, int[] y) {
         int bytes = gamma1 == (1 << 17) ? 576 : 640;
         for (int r = 0; r < l; r++) {
@@ -153,7 +151,7 @@ public final class Sampling {
             shake256.update(rhoPrime, rhoPrimeOff, ParameterSet.MU_BYTES);
             shake256.update((byte) nonce);
             shake256.update((byte) (nonce >>> 8));
-            shake256.doFinal(buf, 0, bytes);
+            shake256.digest(buf, 0, bytes);
             Packing.unpackZ(buf, 0, gamma1, y, r * N);
         }
     }
@@ -165,10 +163,10 @@ public final class Sampling {
      * @param cTilde c̃ at {@code off}, {@code len} bytes (32 in round 3.1, λ/4 in FIPS 204)
      * @param c      receives 256 coefficients in {−1, 0, 1} at {@code cOff}
      */
-    public static void sampleInBall(SHAKEDigest shake256, byte[] cTilde, int off, int len, int tau,
+    public static void sampleInBall(Shake shake256, byte[] cTilde, int off, int len, int tau,
                                     byte[] buf, int[] c, int cOff) {
         shake256.update(cTilde, off, len);
-        shake256.doOutput(buf, 0, SHAKE256_RATE);
+        shake256.squeeze(buf, 0, SHAKE256_RATE);
         long signs = 0;
         for (int i = 0; i < 8; i++) {
             signs |= (long) (buf[i] & 0xFF) << (8 * i);
@@ -179,7 +177,7 @@ public final class Sampling {
             int j;
             do {
                 if (pos == SHAKE256_RATE) {
-                    shake256.doOutput(buf, 0, SHAKE256_RATE);
+                    shake256.squeeze(buf, 0, SHAKE256_RATE);
                     pos = 0;
                 }
                 j = buf[pos++] & 0xFF;

@@ -4,8 +4,6 @@ import static io.dilithiumgpu.core.ParameterSet.MU_BYTES;
 import static io.dilithiumgpu.core.ParameterSet.N;
 import static io.dilithiumgpu.core.ParameterSet.SEED_BYTES;
 
-import org.bouncycastle.crypto.digests.SHAKEDigest;
-
 /**
  * The three algorithms of both families on raw byte encodings: FIPS 204 ML-DSA.KeyGen_internal,
  * ML-DSA.Sign_internal from μ, ML-DSA.Verify_internal from μ (Algorithms 6 to 8), and their
@@ -48,13 +46,13 @@ public final class Scheme {
         byte[] seeds = ws.seeds;
         try {
             // (ρ, ρ′, K) = H(ξ ‖ k ‖ ℓ, 128) (FIPS 204 Alg. 6 step 1); H(ζ, 128) in round 3.1
-            SHAKEDigest h = ws.shake256;
+            Shake h = ws.shake256;
             h.update(seed, seedOff, SEED_BYTES);
             if (p.isFips204()) {
                 h.update((byte) k);
                 h.update((byte) l);
             }
-            h.doFinal(seeds, 0, 128);
+            h.digest(seeds, 0, 128);
             final int rho = 0;
             final int rhoPrime = SEED_BYTES;
             final int key = SEED_BYTES + MU_BYTES;
@@ -85,7 +83,7 @@ public final class Scheme {
             System.arraycopy(seeds, key, sk, o, SEED_BYTES);
             o += SEED_BYTES;
             h.update(pk, pkOff, p.publicKeyBytes());
-            h.doFinal(sk, o, p.trBytes());
+            h.digest(sk, o, p.trBytes());
             o += p.trBytes();
             int etaBytes = p.polyEtaPackedBytes();
             for (int i = 0; i < l; i++, o += etaBytes) {
@@ -160,11 +158,11 @@ public final class Scheme {
 
             // ρ″ = H(K ‖ rnd ‖ μ, 64) (FIPS 204 Alg. 7 step 7); round 3.1 takes ρ′ as given
             if (p.isFips204()) {
-                SHAKEDigest h = ws.shake256;
+                Shake h = ws.shake256;
                 h.update(seeds, key, SEED_BYTES);
                 h.update(rnd, rndOff, p.rndBytes());
                 h.update(mu, muOff, MU_BYTES);
-                h.doFinal(seeds, rhoPrime, MU_BYTES);
+                h.digest(seeds, rhoPrime, MU_BYTES);
             } else {
                 System.arraycopy(rnd, rndOff, seeds, rhoPrime, MU_BYTES);
             }
@@ -185,10 +183,10 @@ public final class Scheme {
                 for (int i = 0; i < k; i++) {
                     Packing.packW1(ws.w1, i * N, p.w1Bits(), ws.w1Packed, i * w1Bytes);
                 }
-                SHAKEDigest h = ws.shake256;
+                Shake h = ws.shake256;
                 h.update(mu, muOff, MU_BYTES);
                 h.update(ws.w1Packed, 0, k * w1Bytes);
-                h.doFinal(ws.cTilde, 0, cTildeBytes);
+                h.digest(ws.cTilde, 0, cTildeBytes);
                 Sampling.sampleInBall(ws.shake256, ws.cTilde, 0, cTildeBytes, p.tau(), ws.buf, ws.c, 0);
                 Ntt.forward(ws.c, 0);
 
@@ -387,10 +385,10 @@ public final class Scheme {
         for (int i = 0; i < k; i++) {
             Packing.packW1(ws.w1, i * N, p.w1Bits(), ws.w1Packed, i * w1Bytes);
         }
-        SHAKEDigest h = ws.shake256;
+        Shake h = ws.shake256;
         h.update(mu, muOff, MU_BYTES);
         h.update(ws.w1Packed, 0, k * w1Bytes);
-        h.doFinal(ws.cTilde, 0, cTildeBytes);
+        h.digest(ws.cTilde, 0, cTildeBytes);
 
         // c̃ = c̃′ (step 13); all values here are public
         int diff = 0;
@@ -402,10 +400,10 @@ public final class Scheme {
 
     /** tr = H(pk, trBytes): 32 bytes in round 3.1, 64 in FIPS 204. */
     public static byte[] tr(ParameterSet p, byte[] pk, int pkOff) {
-        SHAKEDigest h = new SHAKEDigest(256);
+        Shake h = Shake.shake256();
         byte[] tr = new byte[p.trBytes()];
         h.update(pk, pkOff, p.publicKeyBytes());
-        h.doFinal(tr, 0, tr.length);
+        h.digest(tr, 0, tr.length);
         return tr;
     }
 
@@ -419,10 +417,10 @@ public final class Scheme {
         if (p.isFips204()) {
             return rnd;
         }
-        SHAKEDigest h = new SHAKEDigest(256);
+        Shake h = Shake.shake256();
         h.update(sk, skOff + SEED_BYTES, SEED_BYTES);
         h.update(mu, muOff, MU_BYTES);
-        h.doFinal(rnd, 0, rnd.length);
+        h.digest(rnd, 0, rnd.length);
         return rnd;
     }
 }

@@ -4,7 +4,6 @@ import static io.dilithiumgpu.core.ParameterSet.N;
 
 import java.util.Arrays;
 
-import org.bouncycastle.crypto.digests.SHAKEDigest;
 
 /**
  * Per-thread scratch for {@link Scheme}: the XOFs and every temporary of key generation, signing
@@ -20,8 +19,8 @@ final class Workspace {
     private static final int MAX_K = 8;
     private static final int MAX_L = 7;
 
-    final SHAKEDigest shake128 = new SHAKEDigest(128);
-    final SHAKEDigest shake256 = new SHAKEDigest(256);
+    final Shake shake128 = Shake.shake128();
+    final Shake shake256 = Shake.shake256();
     /** XOF output blocks. */
     final byte[] buf = new byte[Sampling.BUFFER_BYTES];
     /** Key generation: ρ ‖ ρ′ ‖ K. Signing: ρ ‖ K ‖ ρ″. Secret. */

@@ -4,6 +4,8 @@
  * the ranges it takes and gives.
  *
  * <ul>
+ *   <li>{@link io.dilithiumgpu.core.Keccak}, {@link io.dilithiumgpu.core.Shake}: the Keccak-f[1600]
+ *       permutation and the SHAKE128/SHAKE256 sponge (FIPS 202).</li>
  *   <li>{@link io.dilithiumgpu.core.Field}: reductions mod q.</li>
  *   <li>{@link io.dilithiumgpu.core.Ntt}: forward and inverse NTT, pointwise products.</li>
  *   <li>{@link io.dilithiumgpu.core.Rounding}: Power2Round, Decompose, HighBits, LowBits,
@@ -38,7 +40,8 @@
  *   <li>{@code PrivateKeyCache}: the comparison of the packed key handed in with the copy the
  *       cache was filled from ORs over every byte and reveals only whether they are equal; the
  *       copies of ŝ1, ŝ2, t̂0 are plain array copies.</li>
- *   <li>SHAKE itself (BouncyCastle's Keccak permutation).</li>
+ *   <li>{@code Keccak} and {@code Shake}: fixed rounds of xor, and-not and rotation; the sponge's
+ *       control flow depends only on the input and output lengths.</li>
  * </ul>
  *
  * <p>Deliberately variable-time, and why that is safe:

@@ -8,13 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
 
-import org.bouncycastle.crypto.digests.SHAKEDigest;
 import org.junit.jupiter.api.Test;
 
 /** Range and shape properties of the samplers (their exact outputs are covered by the KATs). */
 class SamplingTest {
-    private final SHAKEDigest shake128 = new SHAKEDigest(128);
-    private final SHAKEDigest shake256 = new SHAKEDigest(256);
+    private final Shake shake128 = Shake.shake128();
+    private final Shake shake256 = Shake.shake256();
     private final byte[] buf = new byte[Sampling.BUFFER_BYTES];
     private final Random random = new Random(9);
 
