@@ -31,7 +31,8 @@ public final class Sampling {
 
     /**
      * RejNTTPoly (FIPS 204 Algorithm 30) on SHAKE128(ρ ‖ s ‖ r): a uniform polynomial in the NTT
-     * domain, coefficients in [0, q).
+     * domain, coefficients in [0, q), stored in {@link Ntt}'s order (coefficient i at
+     * {@link Ntt#slot}(i)).
      *
      * @param rho 32 bytes at {@code rhoOff}
      * @param s   column index, absorbed first
@@ -50,7 +51,7 @@ public final class Sampling {
                 // CoeffFromThreeBytes (FIPS 204 Algorithm 14): 23 bits, accepted below q
                 int t = (buf[pos] & 0xFF) | (buf[pos + 1] & 0xFF) << 8 | (buf[pos + 2] & 0x7F) << 16;
                 if (t < Q) {
-                    a[aOff + count++] = t;
+                    a[aOff + Ntt.slot(count++)] = t;
                 }
             }
             if (count == N) {

@@ -68,7 +68,7 @@ class NttTest {
         assertEquals(3761513, Field.mod(Field.montgomeryReduce(zetas[3])));
     }
 
-    /** FIPS 204 §2.5: the i-th NTT coefficient is a evaluated at ζ^(2·brv8(i)+1). */
+    /** FIPS 204 §2.5: the i-th NTT coefficient (stored at slot(i)) is a evaluated at ζ^(2·brv8(i)+1). */
     @Test
     void forwardIsEvaluationAtTheOddPowersOfZeta() {
         for (int trial = 0; trial < 20; trial++) {
@@ -83,8 +83,20 @@ class NttTest {
                 for (int j = N - 1; j >= 0; j--) {
                     value = (value * x + a[j]) % Q;
                 }
-                assertEquals(Field.mod(value), Field.mod(t[i]), "coefficient " + i);
+                assertEquals(Field.mod(value), Field.mod(t[Ntt.slot(i)]), "coefficient " + i);
             }
+        }
+    }
+
+    @Test
+    void slotIsAnInvolutionOnTheIndices() {
+        boolean[] seen = new boolean[N];
+        for (int i = 0; i < N; i++) {
+            assertEquals(i, Ntt.slot(Ntt.slot(i)));
+            seen[Ntt.slot(i)] = true;
+        }
+        for (boolean s : seen) {
+            assertTrue(s);
         }
     }
 
