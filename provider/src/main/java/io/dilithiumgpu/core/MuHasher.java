@@ -5,11 +5,15 @@ package io.dilithiumgpu.core;
  * Streaming computation of the message representative μ = H(tr ‖ M′, 64) (FIPS 204 Algorithm 7
  * step 6 and Algorithm 8 step 7; Dilithium r3.1 {@code crypto_sign_signature} with M′ = M).
  *
- * <p>Single use: after {@link #finish()} the hasher is spent. Not thread-safe. μ is not secret;
- * the hasher keeps no reference to the caller's arrays.
+ * <p>After {@link #finish()} the hasher takes no more input until {@link #restart()}, which starts
+ * the next message from the same prefix (tr, and for pure signing the context header) without
+ * absorbing it again or allocating. Not thread-safe. μ is not secret; the hasher keeps no
+ * reference to the caller's arrays.
  */
 public final class MuHasher {
     private final Shake shake = Shake.shake256();
+    /** The state after the prefix, which {@link #restart()} returns to; set by {@link #markPrefix()}. */
+    private Shake prefix;
     private boolean finished;
 
     private MuHasher(ParameterSet p, byte[] tr) {
@@ -20,9 +24,15 @@ public final class MuHasher {
         shake.update(tr, 0, tr.length);
     }
 
+    private MuHasher markPrefix() {
+        prefix = Shake.shake256();
+        prefix.copyFrom(shake);
+        return this;
+    }
+
     /** μ = H(tr ‖ M′), the caller feeding M′ (FIPS 204 internal interface; round 3.1 with M′ = M). */
     public static MuHasher internal(ParameterSet p, byte[] tr) {
-        return new MuHasher(p, tr);
+        return new MuHasher(p, tr).markPrefix();
     }
 
     /**
@@ -39,7 +49,7 @@ public final class MuHasher {
             hasher.shake.update((byte) ctx.length);
             hasher.shake.update(ctx, 0, ctx.length);
         }
-        return hasher;
+        return hasher.markPrefix();
     }
 
     /**
@@ -87,6 +97,16 @@ public final class MuHasher {
 
     public MuHasher update(byte[] in) {
         return update(in, 0, in.length);
+    }
+
+    /**
+     * Forgets the message given since construction or the last restart, finished or not, and
+     * starts the next one after the same prefix. Allocates nothing.
+     */
+    public MuHasher restart() {
+        shake.copyFrom(prefix);
+        finished = false;
+        return this;
     }
 
     /** The 64-byte μ. */

@@ -400,7 +400,7 @@ public final class Scheme {
 
     /** tr = H(pk, trBytes): 32 bytes in round 3.1, 64 in FIPS 204. */
     public static byte[] tr(ParameterSet p, byte[] pk, int pkOff) {
-        Shake h = Shake.shake256();
+        Shake h = WORKSPACE.get().shake256;
         byte[] tr = new byte[p.trBytes()];
         h.update(pk, pkOff, p.publicKeyBytes());
         h.digest(tr, 0, tr.length);
@@ -417,7 +417,7 @@ public final class Scheme {
         if (p.isFips204()) {
             return rnd;
         }
-        Shake h = Shake.shake256();
+        Shake h = WORKSPACE.get().shake256;
         h.update(sk, skOff + SEED_BYTES, SEED_BYTES);
         h.update(mu, muOff, MU_BYTES);
         h.digest(rnd, 0, rnd.length);

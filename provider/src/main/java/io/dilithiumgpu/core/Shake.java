@@ -135,6 +135,21 @@ public final class Shake {
         reset();
     }
 
+    /**
+     * Makes this instance a copy of {@code other}'s state: same rate, same input absorbed, same
+     * position; the two then go on independently. Copies 25 lanes and allocates nothing.
+     *
+     * @throws IllegalArgumentException when the rates differ
+     */
+    void copyFrom(Shake other) {
+        if (other.rate != rate) {
+            throw new IllegalArgumentException("SHAKE rates differ: " + other.rate + " and " + rate);
+        }
+        System.arraycopy(other.state, 0, state, 0, Keccak.LANES);
+        pos = other.pos;
+        squeezing = other.squeezing;
+    }
+
     /** Zeroes the state and starts absorbing anew. */
     public void reset() {
         Arrays.fill(state, 0L);

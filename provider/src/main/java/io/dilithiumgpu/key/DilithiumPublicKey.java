@@ -84,6 +84,13 @@ public final class DilithiumPublicKey implements PublicKey {
     /** The raw public key ρ ‖ t1; a fresh copy. */
     public byte[] getRawKey() { return publicKey.clone(); }
 
+    /**
+     * Internal plumbing, for this provider's verifiers: the raw public key ρ ‖ t1 itself, not a
+     * copy, so that a verification allocates nothing for it. Callers only read it; anything else
+     * should call {@link #getRawKey()}.
+     */
+    public byte[] rawKeyInPlace() { return publicKey; }
+
     /** tr = H(pk) ({@link ParameterSet#trBytes()} bytes); a fresh copy. */
     public byte[] getTr() {
         byte[] t = tr;

@@ -81,6 +81,8 @@ public final class DilithiumSignature extends SignatureSpi {
     private boolean initialized;
     /** μ of the message begun since the last init, sign or verify; null before its first byte. */
     private MuInput message;
+    /** The μ input of the last message, restarted for the next one with the same key and parameters; or null. */
+    private MuInput spareMessage;
     /** The JDK's signer, kept for the next message; initialized for the current key while {@link #jdkReady}. */
     private Signature jdkSigner;
     private boolean jdkReady;
@@ -176,6 +178,7 @@ public final class DilithiumSignature extends SignatureSpi {
     /** Discards the message begun, if any. */
     private void dropMessage() {
         message = null;
+        spareMessage = null;
         toJdk = false;
         jdkMessageLength = 0;
     }
@@ -273,13 +276,14 @@ public final class DilithiumSignature extends SignatureSpi {
                 }
                 // This thread blocks until the result, so the engine reads the fresh arrays in place.
                 return EngineCalls.await(Engines.shared().signInPlace(params, sk, privateKey.cache(), mu, rnd),
-                        params + " signing", SignatureException::new);
+                        params, " signing", SignatureException::new);
             } finally {
                 router.ended(Operation.SIGN, params, route, started);
             }
         } finally {
             wipe(sk);
             wipe(rnd);
+            spareMessage = message.next();
             message = null;
         }
     }
@@ -364,6 +368,7 @@ public final class DilithiumSignature extends SignatureSpi {
             }
             mu = message.mu();
         } finally {
+            spareMessage = message == null ? null : message.next();
             message = null;
         }
         if (signature == null) {
@@ -377,11 +382,11 @@ public final class DilithiumSignature extends SignatureSpi {
         long started = router.started(route);
         try {
             if (route == Route.DIRECT) {
-                return Scheme.verify(params, publicKey.getRawKey(), 0, publicKey.cache(), mu, 0, signature, 0);
+                return Scheme.verify(params, publicKey.rawKeyInPlace(), 0, publicKey.cache(), mu, 0, signature, 0);
             }
             // This thread blocks until the verdict, so the engine reads the arrays in place.
-            return EngineCalls.await(Engines.shared().verifyInPlace(params, publicKey.getRawKey(), publicKey.cache(),
-                    mu, signature), params + " verification", SignatureException::new);
+            return EngineCalls.await(Engines.shared().verifyInPlace(params, publicKey.rawKeyInPlace(), publicKey.cache(),
+                    mu, signature), params, " verification", SignatureException::new);
         } finally {
             router.ended(Operation.VERIFY, params, route, started);
         }
@@ -449,6 +454,11 @@ public final class DilithiumSignature extends SignatureSpi {
     }
 
     private MuInput newMuInput() {
+        if (spareMessage != null) {
+            MuInput next = spareMessage;
+            spareMessage = null;
+            return next;
+        }
         if (spec.isExternalMu()) {
             return MuInput.external();
         }

@@ -1,6 +1,7 @@
 package io.dilithiumgpu.spi;
 
 import io.dilithiumgpu.batch.Engines;
+import io.dilithiumgpu.core.ParameterSet;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -23,6 +24,15 @@ final class EngineCalls {
     static <T, E extends Exception> T await(CompletableFuture<T> future, String what,
                                             BiFunction<String, Throwable, E> failure) throws E {
         return Engines.await(future, e -> failure.apply(message(what, e), e));
+    }
+
+    /**
+     * {@link #await(CompletableFuture, String, BiFunction)} naming the operation as
+     * {@code set + operation} ("ML-DSA-65" + " signing"), a string built only on failure.
+     */
+    static <T, E extends Exception> T await(CompletableFuture<T> future, ParameterSet set, String operation,
+                                            BiFunction<String, Throwable, E> failure) throws E {
+        return Engines.await(future, e -> failure.apply(message(set + operation, e), e));
     }
 
     private static String message(String what, Exception e) {

@@ -9,12 +9,19 @@ import java.security.SignatureException;
 /**
  * How a Signature turns the bytes given to {@code update} into the 64-byte message representative μ.
  * Every variant consumes its input as it arrives, on the caller's thread, and keeps none of it.
- * Single use: {@link #mu()} ends it.
+ * {@link #mu()} ends a message; {@link #next()} gives the input for the next one.
  */
 abstract class MuInput {
     abstract void update(byte[] in, int off, int len) throws SignatureException;
 
     abstract byte[] mu() throws SignatureException;
+
+    /**
+     * The input for the next message, with the same set, tr and parameters, forgetting whatever
+     * this one was given: this instance restarted where that allocates nothing (pure signing), a
+     * fresh one otherwise. This one is not used again.
+     */
+    abstract MuInput next();
 
     /** Pure signing (FIPS 204 Algorithms 2/3; round 3.1 with M′ = M): μ = H(tr ‖ M′). */
     static MuInput pure(ParameterSet p, byte[] tr, byte[] context) {
@@ -25,6 +32,12 @@ abstract class MuInput {
 
             @Override
             byte[] mu() { return hasher.finish(); }
+
+            @Override
+            MuInput next() {
+                hasher.restart();
+                return this;
+            }
         };
     }
 
@@ -37,6 +50,9 @@ abstract class MuInput {
 
             @Override
             byte[] mu() { return MuHasher.preHashed(p, tr, context, ph, digest.finish()); }
+
+            @Override
+            MuInput next() { return preHashed(p, tr, context, ph); }
         };
     }
 
@@ -65,6 +81,9 @@ abstract class MuInput {
                 }
                 return mu;
             }
+
+            @Override
+            MuInput next() { return external(); }
         };
     }
 }

@@ -55,6 +55,26 @@ class MuHasherTest {
     }
 
     @Test
+    void restartStartsTheNextMessageAfterTheSamePrefix() {
+        byte[] tr64 = bytes(64);
+        byte[] ctx = bytes(200);
+        MuHasher hasher = MuHasher.pure(ParameterSet.ML_DSA_87, tr64, ctx);
+        for (int length : new int[] {0, 1, 135, 136, 500}) {
+            byte[] msg = bytes(length);
+            assertArrayEquals(shake256(concat(tr64, new byte[] {0, (byte) 200}, ctx, msg), 64),
+                    hasher.update(msg).finish(), "message of " + length + " bytes");
+            hasher.restart();
+        }
+        hasher.update(bytes(300));   // abandoned before finish
+        byte[] msg = bytes(40);
+        assertArrayEquals(shake256(concat(tr64, new byte[] {0, (byte) 200}, ctx, msg), 64),
+                hasher.restart().update(msg).finish());
+        MuHasher internal = MuHasher.internal(ParameterSet.ML_DSA_44, tr64);
+        internal.update(msg).finish();
+        assertArrayEquals(shake256(concat(tr64, msg), 64), internal.restart().update(msg).finish());
+    }
+
+    @Test
     void misuseIsRejected() {
         byte[] tr64 = bytes(64);
         assertThrows(IllegalArgumentException.class, () -> MuHasher.internal(ParameterSet.ML_DSA_44, bytes(32)));
