@@ -64,8 +64,11 @@ public final class MlDsaCertificates {
         return certificateAuthority(ca, subject, validity, MlDsaTls.provider());
     }
 
-    /** As {@link #certificateAuthority(KeyPair, String, Duration)}, signed by {@code signer}'s ML-DSA. */
-    static X509Certificate certificateAuthority(KeyPair ca, String subject, Duration validity, Provider signer)
+    /**
+     * As {@link #certificateAuthority(KeyPair, String, Duration)}, signed by {@code signer}'s ML-DSA
+     * (BouncyCastle's, say, to compare with it).
+     */
+    public static X509Certificate certificateAuthority(KeyPair ca, String subject, Duration validity, Provider signer)
             throws GeneralSecurityException {
         X500Name name = new X500Name(subject);
         JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
@@ -92,7 +95,7 @@ public final class MlDsaCertificates {
     }
 
     /** As {@link #leaf(X509Certificate, PrivateKey, PublicKey, String, List, Purpose, Duration)}, signed by {@code signer}. */
-    static X509Certificate leaf(X509Certificate caCertificate, PrivateKey caKey, PublicKey subjectKey, String subject,
+    public static X509Certificate leaf(X509Certificate caCertificate, PrivateKey caKey, PublicKey subjectKey, String subject,
                                 List<String> dnsNames, Purpose purpose, Duration validity, Provider signer)
             throws GeneralSecurityException {
         JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();

@@ -1,0 +1,304 @@
+package io.dilithiumgpu.bench;
+
+import io.dilithiumgpu.batch.Engines;
+import io.dilithiumgpu.tls.MlDsaTls;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * {@code tls}: TLS 1.3 handshakes per second with an ML-DSA server certificate, N concurrent
+ * clients against a loopback server, fresh sessions, a fixed time per level ({@link TlsLoad}).
+ * Columns: BouncyCastle alone, and this provider through {@code MlDsaTls} on the cpu and on the
+ * cuda backend. The batcher picks its backend once, when it opens, so each column runs in a JVM
+ * of its own, started with this one's runtime, class path and JVM options (and
+ * {@code dilithiumgpu.backend} set for the column); it reports one line per level, which this
+ * process gathers into the table.
+ */
+@Command(name = "tls",
+        description = "TLS 1.3 handshakes/s with an ML-DSA server certificate at 1..1024 concurrent clients:"
+                + " BouncyCastle alone against this provider on cpu and cuda")
+public final class TlsCli extends Subcommand {
+    static final List<Integer> DEFAULT_CLIENTS = List.of(1, 16, 64, 256, 1024);
+    static final List<String> SETS = List.of("ML-DSA-44", "ML-DSA-65", "ML-DSA-87");
+    static final double DEFAULT_SECONDS = 5.0;
+    static final double DEFAULT_WARMUP_SECONDS = 2.0;
+    /** The target on the H100 host: this many times BouncyCastle alone at {@link #TARGET_CLIENTS}. */
+    static final double TARGET_RATIO = 1.2;
+    static final int TARGET_CLIENTS = 256;
+    private static final String LEVEL = "LEVEL ";
+    private static final String BACKEND = "BACKEND ";
+    private static final String UNAVAILABLE = "UNAVAILABLE ";
+
+    @Option(names = "--set", paramLabel = "SET", description = "the server's ML-DSA set (default ${DEFAULT-VALUE})")
+    String set = "ML-DSA-65";
+
+    @Option(names = "--clients", paramLabel = "LIST", split = ",", converter = OptionTypes.PositiveCount.class,
+            description = "concurrent clients per level (default 1,16,64,256,1024)")
+    List<Integer> clients;
+
+    @Option(names = "--seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
+            description = "measured time per level (default ${DEFAULT-VALUE})")
+    double seconds = DEFAULT_SECONDS;
+
+    @Option(names = "--warmup-seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
+            description = "unmeasured time before each level (default ${DEFAULT-VALUE})")
+    double warmupSeconds = DEFAULT_WARMUP_SECONDS;
+
+    @Option(names = "--columns", paramLabel = "LIST", split = ",",
+            description = "bc (BouncyCastle alone), cpu, cuda (this provider on that backend); default all three")
+    List<String> columns;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "also write tls.csv there")
+    Path outDir;
+
+    /** Set in the JVM that measures one column; its report is for the parent, one line per level. */
+    @Option(names = "--column", hidden = true)
+    String column;
+
+    /** What one column's JVM reported. */
+    record ColumnResult(TlsLoad.Column column, String backend, String unavailable, List<TlsLoad.Level> levels,
+                        int exitStatus) {}
+
+    @Override
+    int run(PrintStream out) throws Exception {
+        if (!SETS.contains(set)) {
+            throw new UsageException("--set must be one of " + SETS + ", not " + set);
+        }
+        List<Integer> levels = clients == null ? DEFAULT_CLIENTS : clients;
+        if (column != null) {
+            return measureHere(TlsLoad.Column.of(column), levels, out);
+        }
+        List<TlsLoad.Column> cols = new ArrayList<>();
+        for (String c : columns == null ? List.of("bc", "cpu", "cuda") : columns) {
+            try {
+                cols.add(TlsLoad.Column.of(c));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        out.println("dilithium-gpu tls: TLS 1.3, " + set + " server certificate issued by an " + set
+                + " CA, fresh sessions (no resumption), loopback, " + Callers.threadKind() + " for clients and"
+                + " server connections; " + Format.seconds(seconds) + " measured per level after "
+                + Format.seconds(warmupSeconds) + " of warm-up; each column in a JVM of its own");
+        out.println("columns: bc = BouncyCastle " + bouncyCastleVersion() + " alone (its JSSE, ML-DSA and PKIX"
+                + " trust manager); cpu, cuda = this provider's ML-DSA through MlDsaTls on that backend"
+                + " (BouncyCastle's JSSE for the rest)");
+        out.println("latency: connect, handshake and a one-byte echo; host cpu: the whole process (server and"
+                + " clients); ml-dsa: this provider's threads (batcher, cpu workers, cuda streams), the rest:"
+                + " everything else");
+        out.println(Host.describe());
+        List<ColumnResult> results = new ArrayList<>();
+        for (TlsLoad.Column c : cols) {
+            System.err.printf(Locale.ROOT, "[tls] %s: starting its JVM%n", c.label);
+            results.add(runColumn(c, levels));
+        }
+        out.println();
+        for (ColumnResult r : results) {
+            out.println(r.column().label + ": " + (r.unavailable() != null ? "not measured: " + r.unavailable()
+                    : r.backend() != null ? "this provider, " + r.backend() : "BouncyCastle alone")
+                    + (r.exitStatus() == Cli.OK ? "" : " (its JVM exited with status " + r.exitStatus() + ")"));
+        }
+        out.println();
+        out.print(table(results, levels).render());
+        String target = targetLine(results);
+        if (target != null) {
+            out.println(target);
+        }
+        if (outDir != null) {
+            csv(results).write(outDir.resolve("tls.csv"));
+            out.println("wrote " + outDir.resolve("tls.csv"));
+        }
+        boolean ok = results.stream().allMatch(r -> r.exitStatus() == Cli.OK
+                && (r.unavailable() != null || r.levels().size() == levels.size()));
+        return ok ? Cli.OK : Cli.FAILED;
+    }
+
+    /** The child's part: one column, measured in this JVM, reported line by line. */
+    private int measureHere(TlsLoad.Column c, List<Integer> levels, PrintStream out) throws Exception {
+        if (c.usesProvider()) {
+            String why = SharedBatcher.openAndExplain();
+            String backend = Engines.sharedBatcher().metrics().getBackend();
+            if (!backend.equals(c.label)) {
+                out.println(UNAVAILABLE + "the batcher opened the " + backend + " backend: " + why);
+                return c == TlsLoad.Column.CUDA ? Cli.OK : Cli.FAILED;
+            }
+            out.println(BACKEND + why);
+        }
+        try (TlsLoad load = TlsLoad.open(c, set)) {
+            for (int n : levels) {
+                TlsLoad.Level l = load.run(n, (long) (warmupSeconds * 1e9), (long) (seconds * 1e9));
+                out.println(LEVEL + encode(l));
+                out.flush();
+                System.err.printf(Locale.ROOT, "[tls] %s %d clients: %.0f handshakes/s%n", c.label, n, l.perSecond());
+            }
+        }
+        return Cli.OK;
+    }
+
+    /** Starts the column's JVM and reads its report. */
+    private ColumnResult runColumn(TlsLoad.Column c, List<Integer> levels) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (!option.startsWith("-Ddilithiumgpu.backend=") && !option.startsWith("-agentlib:jdwp")) {
+                command.add(option);
+            }
+        }
+        if (c.usesProvider()) {
+            command.add("-Ddilithiumgpu.backend=" + c.label);
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Cli.class.getName(), "tls",
+                "--column", c.label, "--set", set,
+                "--clients", levels.stream().map(String::valueOf).collect(Collectors.joining(",")),
+                "--seconds", Double.toString(seconds), "--warmup-seconds", Double.toString(warmupSeconds)));
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        p.getOutputStream().close();
+        String backend = null;
+        String unavailable = null;
+        List<TlsLoad.Level> got = new ArrayList<>();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = in.readLine()) != null; ) {
+                if (line.startsWith(LEVEL)) {
+                    got.add(decode(line.substring(LEVEL.length())));
+                } else if (line.startsWith(BACKEND)) {
+                    backend = line.substring(BACKEND.length());
+                } else if (line.startsWith(UNAVAILABLE)) {
+                    unavailable = line.substring(UNAVAILABLE.length());
+                } else {
+                    System.err.println("[tls " + c.label + "] " + line);
+                }
+            }
+        }
+        return new ColumnResult(c, backend, unavailable, got, p.waitFor());
+    }
+
+    static String encode(TlsLoad.Level l) {
+        return String.format(Locale.ROOT, "clients=%d handshakes=%d window=%d p50=%d p99=%d cpu=%d mldsa=%d ops=%d"
+                        + " batches=%d", l.clients(), l.handshakes(), l.windowNanos(), l.p50Nanos(), l.p99Nanos(),
+                l.processCpuNanos(), l.providerCpuNanos(), l.providerOps(), l.batches());
+    }
+
+    static TlsLoad.Level decode(String text) {
+        Map<String, Long> f = new LinkedHashMap<>();
+        for (String field : text.trim().split(" ")) {
+            int eq = field.indexOf('=');
+            f.put(field.substring(0, eq), Long.parseLong(field.substring(eq + 1)));
+        }
+        return new TlsLoad.Level(Math.toIntExact(f.get("clients")), f.get("handshakes"), f.get("window"),
+                f.get("p50"), f.get("p99"), f.get("cpu"), f.get("mldsa"), f.get("ops"), f.get("batches"));
+    }
+
+    /** One row per level and column. */
+    static TextTable table(List<ColumnResult> results, List<Integer> levels) {
+        TextTable t = new TextTable("clients", "column", "handshakes/s", "x bc", "p50 ms", "p99 ms",
+                "host cpu us/hs", "ml-dsa us/hs", "rest us/hs", "ml-dsa ops/hs", "mean batch");
+        Map<TlsLoad.Column, Map<Integer, TlsLoad.Level>> byColumn = byColumn(results);
+        Map<Integer, TlsLoad.Level> bc = byColumn.getOrDefault(TlsLoad.Column.BC, Map.of());
+        for (int n : levels) {
+            for (ColumnResult r : results) {
+                TlsLoad.Level l = byColumn.getOrDefault(r.column(), Map.of()).get(n);
+                if (l == null) {
+                    continue;
+                }
+                boolean ours = r.column().usesProvider();
+                TlsLoad.Level base = bc.get(n);
+                double perHandshake = l.handshakes() == 0 ? Double.NaN : 1.0 / l.handshakes();
+                t.row(String.valueOf(n), r.column().label, String.format(Locale.ROOT, "%.0f", l.perSecond()),
+                        base == null || base.handshakes() == 0 ? "-"
+                                : String.format(Locale.ROOT, "%.2f", l.perSecond() / base.perSecond()),
+                        millis(l.p50Nanos()), millis(l.p99Nanos()),
+                        l.processCpuNanos() < 0 ? "-" : micros(l.processCpuNanos() * perHandshake),
+                        ours && l.providerCpuNanos() >= 0 ? micros(l.providerCpuNanos() * perHandshake) : "-",
+                        ours && l.providerCpuNanos() >= 0 && l.processCpuNanos() >= 0
+                                ? micros((l.processCpuNanos() - l.providerCpuNanos()) * perHandshake) : "-",
+                        ours ? String.format(Locale.ROOT, "%.2f", l.providerOps() * perHandshake) : "-",
+                        ours && l.batches() > 0 ? String.format(Locale.ROOT, "%.1f", (double) l.providerOps() / l.batches())
+                                : "-");
+            }
+        }
+        return t;
+    }
+
+    /**
+     * Whether the cuda column met the target against bc: {@value #TARGET_RATIO} times at
+     * {@value #TARGET_CLIENTS} clients, and never below at any level measured; null without both.
+     */
+    static String targetLine(List<ColumnResult> results) {
+        Map<TlsLoad.Column, Map<Integer, TlsLoad.Level>> byColumn = byColumn(results);
+        Map<Integer, TlsLoad.Level> bc = byColumn.get(TlsLoad.Column.BC);
+        Map<Integer, TlsLoad.Level> cuda = byColumn.get(TlsLoad.Column.CUDA);
+        if (bc == null || cuda == null || bc.isEmpty() || cuda.isEmpty()) {
+            return null;
+        }
+        StringBuilder s = new StringBuilder("target (cuda against bc, same run): ");
+        TlsLoad.Level at = cuda.get(TARGET_CLIENTS);
+        TlsLoad.Level base = bc.get(TARGET_CLIENTS);
+        if (at != null && base != null) {
+            double ratio = at.perSecond() / base.perSecond();
+            s.append(String.format(Locale.ROOT, "%.2f x at %d clients (target %.1f x): %s; ", ratio, TARGET_CLIENTS,
+                    TARGET_RATIO, ratio >= TARGET_RATIO ? "met" : "NOT met"));
+        } else {
+            s.append(TARGET_CLIENTS).append(" clients not measured; ");
+        }
+        List<Integer> below = new ArrayList<>();
+        for (Map.Entry<Integer, TlsLoad.Level> e : cuda.entrySet()) {
+            TlsLoad.Level b = bc.get(e.getKey());
+            if (b != null && e.getValue().perSecond() < b.perSecond()) {
+                below.add(e.getKey());
+            }
+        }
+        s.append(below.isEmpty() ? "never below bc" : "below bc at " + below + " clients");
+        return s.toString();
+    }
+
+    static Csv csv(List<ColumnResult> results) {
+        Csv csv = new Csv("column", "backend", "clients", "handshakes", "window_ns", "handshakes_per_s", "p50_ns",
+                "p99_ns", "process_cpu_ns", "provider_cpu_ns", "provider_ops", "batches");
+        for (ColumnResult r : results) {
+            for (TlsLoad.Level l : r.levels()) {
+                csv.row(r.column().label, r.column().usesProvider() ? r.column().label : "bouncycastle",
+                        l.clients(), l.handshakes(), l.windowNanos(), String.format(Locale.ROOT, "%.1f", l.perSecond()),
+                        l.p50Nanos(), l.p99Nanos(), l.processCpuNanos(), l.providerCpuNanos(), l.providerOps(),
+                        l.batches());
+            }
+        }
+        return csv;
+    }
+
+    private static Map<TlsLoad.Column, Map<Integer, TlsLoad.Level>> byColumn(List<ColumnResult> results) {
+        Map<TlsLoad.Column, Map<Integer, TlsLoad.Level>> out = new EnumMap<>(TlsLoad.Column.class);
+        for (ColumnResult r : results) {
+            Map<Integer, TlsLoad.Level> m = new LinkedHashMap<>();
+            r.levels().forEach(l -> m.put(l.clients(), l));
+            out.put(r.column(), m);
+        }
+        return out;
+    }
+
+    private static String millis(long nanos) {
+        return String.format(Locale.ROOT, "%.2f", nanos / 1e6);
+    }
+
+    private static String micros(double nanos) {
+        return String.format(Locale.ROOT, "%.0f", nanos / 1e3);
+    }
+
+    private static String bouncyCastleVersion() {
+        return MlDsaTls.bouncyCastle().getVersionStr();
+    }
+}
