@@ -3,7 +3,8 @@
 # Maven or a network needs to run the GPU test suite and the benchmarks.
 #
 #   jre.tar.xz       a Java runtime made with Temurin 25's jlink
-#   lib.tar.xz       the project's jars (main and test), their dependencies, the JUnit console
+#   lib.tar.xz       the project's jars (main and test; tls with BouncyCastle's JSSE and PKIX), their
+#                    dependencies, the JUnit console
 #   vectors.tar.xz   the known-answer vectors (../shared/kat-vectors, or $KAT_DIR)
 #   run.sh           the runner (gpu-bundle/run.sh): unpacks once, then runs what it is asked
 #
@@ -29,11 +30,11 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/lib" "$stage/vectors"
 
 # Jars: every module's runtime and test classpath, minus JUnit (the console launcher brings it).
-mvn -B -q dependency:copy-dependencies -pl bench,kat-vectors,provider -DincludeScope=test \
+mvn -B -q dependency:copy-dependencies -pl bench,kat-vectors,provider,tls -DincludeScope=test \
     -DexcludeGroupIds=org.junit.jupiter,org.junit.platform,org.opentest4j,org.apiguardian \
     -DexcludeArtifactIds=jmh-generator-annprocess -DoutputDirectory="$stage/lib"
 cp provider/target/dilithium-gpu-provider-*-tests.jar kat-vectors/target/dilithium-gpu-kat-vectors-*-tests.jar \
-   bench/target/dilithium-gpu-bench-*-SNAPSHOT.jar "$stage/lib/"
+   tls/target/dilithium-gpu-tls-*-tests.jar bench/target/dilithium-gpu-bench-*-SNAPSHOT.jar "$stage/lib/"
 mvn -B -q dependency:copy -Dartifact=$junit_console -DoutputDirectory="$stage/lib"
 # Not needed on the GPU host, and they would push the bundle past 60 MB: JCuda's NVRTC and
 # PTX-compiler natives (the backend loads fatbins through the driver API only), JMH and its

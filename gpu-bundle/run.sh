@@ -11,6 +11,8 @@
 #   sweep        the CLI's sweep over batch sizes, sweep.csv and charts (a host without fonts
 #                cannot draw them: `sweep --from-csv sweep.csv --out DIR` draws them elsewhere)
 #   jca          the CLI's JCA-path table (1 ... 4096 concurrent callers)
+#   tls          the CLI's TLS handshake table: BouncyCastle alone, this provider on cpu and on
+#                cuda, ML-DSA-65 server certificate, 1 ... 1024 concurrent clients (about 2 minutes)
 #   cli ARGS...  any CLI subcommand with its arguments (must be the last step)
 #
 # Default: tests selftest throughput. Logs and CSV files go to $OUT (default ./out); the last
@@ -61,6 +63,7 @@ while [ $# -gt 0 ]; do
         throughput) cli throughput throughput --backend cuda --out "$out" ;;
         sweep) cli sweep sweep --backend cuda --sets ML-DSA-44,ML-DSA-65,ML-DSA-87 --out "$out" ;;
         jca) cli jca jca --out "$out" ;;
+        tls) cli tls tls --out "$out" ;;
         cli) cli "cli-$1" "$@"; set -- ;;
         *) echo "run.sh: unknown step $step" >&2; exit 2 ;;
     esac

@@ -32,7 +32,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -115,7 +114,7 @@ final class TlsLoad implements AutoCloseable {
 
     /** A server and its clients for {@code column}, with keys and certificates of {@code set}. */
     static TlsLoad open(Column column, String set) throws GeneralSecurityException, IOException {
-        JSSE_LOG.setLevel(Level.WARNING);
+        JSSE_LOG.setLevel(java.util.logging.Level.WARNING);
         Provider maker = column.usesProvider() ? MlDsaTls.provider() : MlDsaTls.bouncyCastle();
         KeyPairGenerator kpg = KeyPairGenerator.getInstance(set, maker);
         KeyPair ca = kpg.generateKeyPair();
@@ -172,7 +171,7 @@ final class TlsLoad implements AutoCloseable {
     }
 
     /** One client connection: connect, full handshake, one byte each way, reset. */
-    private void handshake() throws IOException {
+    void handshake() throws IOException {
         try (SSLSocket s = (SSLSocket) clients.createSocket(InetAddress.getLoopbackAddress(), listener.getLocalPort())) {
             s.startHandshake();
             OutputStream out = s.getOutputStream();

@@ -1,0 +1,86 @@
+package io.dilithiumgpu.bench;
+
+import io.dilithiumgpu.batch.Engines;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class TlsCliTest {
+    private static final long SECOND = 1_000_000_000L;
+
+    private static TlsLoad.Level level(int clients, long handshakes) {
+        return new TlsLoad.Level(clients, handshakes, SECOND, 2_000_000, 9_000_000, handshakes * 400_000,
+                handshakes * 50_000, 3 * handshakes, handshakes);
+    }
+
+    private static TlsCli.ColumnResult column(TlsLoad.Column c, long at1, long at256) {
+        return new TlsCli.ColumnResult(c, c.usesProvider() ? c.label : null, null,
+                List.of(level(1, at1), level(256, at256)), Cli.OK);
+    }
+
+    @Test
+    void levelsTravelBetweenTheJvmsUnchanged() {
+        TlsLoad.Level l = new TlsLoad.Level(1024, 123_456, 5 * SECOND, 1_234_567, 98_765_432, 7_000_000_000L,
+                -1, 370_368, 9_876);
+        assertEquals(l, TlsCli.decode(TlsCli.encode(l)));
+    }
+
+    @Test
+    void tableComparesEachColumnWithBouncyCastleAtTheSameLevel() {
+        String[] lines = TlsCli.table(List.of(column(TlsLoad.Column.BC, 100, 1000),
+                column(TlsLoad.Column.CPU, 110, 1500)), List.of(1, 256)).render().split("\n");
+        assertTrue(lines[0].matches("clients\\s+column\\s+handshakes/s\\s+x bc\\s+p50 ms\\s+p99 ms\\s+host cpu us/hs"
+                + "\\s+ml-dsa us/hs\\s+rest us/hs\\s+ml-dsa ops/hs\\s+mean batch"), lines[0]);
+        assertTrue(lines[2].matches("\\s*1\\s+bc\\s+100\\s+1\\.00\\s+2\\.00\\s+9\\.00\\s+400\\s+-\\s+-\\s+-\\s+-"), lines[2]);
+        assertTrue(lines[5].matches("\\s*256\\s+cpu\\s+1500\\s+1\\.50\\s+2\\.00\\s+9\\.00\\s+400\\s+50\\s+350\\s+3\\.00"
+                + "\\s+3\\.0"), lines[5]);
+    }
+
+    @Test
+    void targetNeedsCudaAheadAt256ClientsAndNeverBehind() {
+        TlsCli.ColumnResult bc = column(TlsLoad.Column.BC, 100, 1000);
+        assertTrue(TlsCli.targetLine(List.of(bc, column(TlsLoad.Column.CUDA, 100, 1200)))
+                .endsWith("1.20 x at 256 clients (target 1.2 x): met; never below bc"));
+        assertTrue(TlsCli.targetLine(List.of(bc, column(TlsLoad.Column.CUDA, 99, 1100)))
+                .endsWith("1.10 x at 256 clients (target 1.2 x): NOT met; below bc at [1] clients"));
+        assertNull(TlsCli.targetLine(List.of(bc, column(TlsLoad.Column.CPU, 100, 5000))));
+    }
+
+    @Test
+    void unknownSetOrColumnIsAUsageError() {
+        assertThrows(UsageException.class, () -> Cli.parse(new TlsCli(), "--set", "ML-DSA-99")
+                .run(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
+        assertThrows(UsageException.class, () -> Cli.parse(new TlsCli(), "--columns", "bc,gpu")
+                .run(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * Sequential handshakes of the cpu column: each is a full one (no resumption) with this
+     * provider doing all three ML-DSA operations; the bc column leaves the provider alone.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void everyHandshakeIsFullAndTheColumnsUseTheirOwnMlDsa() throws Exception {
+        try (TlsLoad ours = TlsLoad.open(TlsLoad.Column.CPU, "ML-DSA-44");
+             TlsLoad theirs = TlsLoad.open(TlsLoad.Column.BC, "ML-DSA-44")) {
+            long before = Engines.sharedBatcher().metrics().getOperationCount();
+            for (int i = 0; i < 3; i++) {
+                ours.handshake();
+            }
+            assertEquals(9, Engines.sharedBatcher().metrics().getOperationCount() - before);
+            before = Engines.sharedBatcher().metrics().getOperationCount();
+            theirs.handshake();
+            assertEquals(0, Engines.sharedBatcher().metrics().getOperationCount() - before);
+        }
+    }
+}
