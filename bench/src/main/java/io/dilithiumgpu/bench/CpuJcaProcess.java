@@ -1,11 +1,9 @@
 package io.dilithiumgpu.bench;
 
 import io.dilithiumgpu.backend.Operation;
-import io.dilithiumgpu.batch.BatchConfig;
 import io.dilithiumgpu.core.ParameterSet;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,21 +36,10 @@ final class CpuJcaProcess {
         Path dir = Files.createTempDirectory("dilithiumgpu-jca-cpu");
         Path log = dir.resolve("stdout.txt");
         try {
-            List<String> command = new ArrayList<>();
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-                // The backend is the point of the second JVM; a debugger's port can be taken only once.
-                if (!option.startsWith("-D" + BatchConfig.BACKEND_PROPERTY + "=") && !option.startsWith("-agentlib:jdwp")) {
-                    command.add(option);
-                }
-            }
-            command.add("-D" + BatchConfig.BACKEND_PROPERTY + "=cpu");
-            command.add("-cp");
-            command.add(System.getProperty("java.class.path"));
-            command.add(Cli.class.getName());
-            command.add("jca");
-            command.addAll(args);
-            command.addAll(List.of("--providers", Contender.DILITHIUM_GPU.label, "--out", dir.toString()));
+            List<String> jcaArgs = new ArrayList<>(List.of("jca"));
+            jcaArgs.addAll(args);
+            jcaArgs.addAll(List.of("--providers", Contender.DILITHIUM_GPU.label, "--out", dir.toString()));
+            List<String> command = ChildJvm.command("cpu", jcaArgs);
             Process p = new ProcessBuilder(command)
                     .redirectOutput(log.toFile())
                     .redirectError(ProcessBuilder.Redirect.INHERIT)

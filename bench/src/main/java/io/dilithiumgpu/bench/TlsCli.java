@@ -9,7 +9,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,9 +24,8 @@ import java.util.stream.Collectors;
  * clients against a loopback server, fresh sessions, a fixed time per level ({@link TlsLoad}).
  * Columns: BouncyCastle alone, and this provider through {@code MlDsaTls} on the cpu and on the
  * cuda backend. The batcher picks its backend once, when it opens, so each column runs in a JVM
- * of its own, started with this one's runtime, class path and JVM options (and
- * {@code dilithiumgpu.backend} set for the column); it reports one line per level, which this
- * process gathers into the table.
+ * of its own ({@link ChildJvm}, with {@code dilithiumgpu.backend} set for the column); it reports
+ * one line per level, which this process gathers into the table.
  */
 @Command(name = "tls",
         description = "TLS 1.3 handshakes/s with an ML-DSA server certificate at 1..1024 concurrent clients:"
@@ -152,17 +150,7 @@ public final class TlsCli extends Subcommand {
 
     /** Starts the column's JVM and reads its report. */
     private ColumnResult runColumn(TlsLoad.Column c, List<Integer> levels) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (!option.startsWith("-Ddilithiumgpu.backend=") && !option.startsWith("-agentlib:jdwp")) {
-                command.add(option);
-            }
-        }
-        if (c.usesProvider()) {
-            command.add("-Ddilithiumgpu.backend=" + c.label);
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Cli.class.getName(), "tls",
+        List<String> command = ChildJvm.command(c.usesProvider() ? c.label : null, List.of("tls",
                 "--column", c.label, "--set", set,
                 "--clients", levels.stream().map(String::valueOf).collect(Collectors.joining(",")),
                 "--seconds", Double.toString(seconds), "--warmup-seconds", Double.toString(warmupSeconds)));

@@ -55,7 +55,7 @@ final class TlsLoad implements AutoCloseable {
     private static final int BACKLOG = 4096;
     /** Thread names of this provider's batcher and backends ({@code dilithiumgpu-*}, {@code dilithium-cpu-*}). */
     private static final String PROVIDER_THREADS = "dilithium";
-    /** BouncyCastle's JSSE logs every connection at INFO; held here so that the level sticks. */
+    /** BouncyCastle's JSSE logs every connection (and the JDK's algorithm settings it ignores); held so that the level sticks. */
     private static final Logger JSSE_LOG = Logger.getLogger("org.bouncycastle.jsse");
 
     enum Column {
@@ -114,7 +114,7 @@ final class TlsLoad implements AutoCloseable {
 
     /** A server and its clients for {@code column}, with keys and certificates of {@code set}. */
     static TlsLoad open(Column column, String set) throws GeneralSecurityException, IOException {
-        JSSE_LOG.setLevel(java.util.logging.Level.WARNING);
+        JSSE_LOG.setLevel(java.util.logging.Level.SEVERE);
         Provider maker = column.usesProvider() ? MlDsaTls.provider() : MlDsaTls.bouncyCastle();
         KeyPairGenerator kpg = KeyPairGenerator.getInstance(set, maker);
         KeyPair ca = kpg.generateKeyPair();
