@@ -98,7 +98,8 @@ public final class TlsCli extends Subcommand {
                 + " (BouncyCastle's JSSE for the rest)");
         out.println("latency: connect, handshake and a one-byte echo; host cpu: the whole process (server and"
                 + " clients); ml-dsa: this provider's threads (batcher, cpu workers, cuda streams), the rest:"
-                + " everything else");
+                + " everything else, including the ML-DSA calls the router ran on the handshake threads"
+                + " (direct/batch/jdk: the share of this provider's calls on each route, %)");
         out.println(Host.describe());
         List<ColumnResult> results = new ArrayList<>();
         for (TlsLoad.Column c : cols) {
@@ -176,9 +177,10 @@ public final class TlsCli extends Subcommand {
     }
 
     static String encode(TlsLoad.Level l) {
-        return String.format(Locale.ROOT, "clients=%d handshakes=%d window=%d p50=%d p99=%d cpu=%d mldsa=%d ops=%d"
-                        + " batches=%d", l.clients(), l.handshakes(), l.windowNanos(), l.p50Nanos(), l.p99Nanos(),
-                l.processCpuNanos(), l.providerCpuNanos(), l.providerOps(), l.batches());
+        return String.format(Locale.ROOT, "clients=%d handshakes=%d window=%d p50=%d p99=%d cpu=%d mldsa=%d direct=%d"
+                        + " batch=%d jdk=%d batches=%d", l.clients(), l.handshakes(), l.windowNanos(), l.p50Nanos(),
+                l.p99Nanos(), l.processCpuNanos(), l.providerCpuNanos(), l.directOps(), l.batchOps(), l.jdkOps(),
+                l.batches());
     }
 
     static TlsLoad.Level decode(String text) {
@@ -188,13 +190,14 @@ public final class TlsCli extends Subcommand {
             f.put(field.substring(0, eq), Long.parseLong(field.substring(eq + 1)));
         }
         return new TlsLoad.Level(Math.toIntExact(f.get("clients")), f.get("handshakes"), f.get("window"),
-                f.get("p50"), f.get("p99"), f.get("cpu"), f.get("mldsa"), f.get("ops"), f.get("batches"));
+                f.get("p50"), f.get("p99"), f.get("cpu"), f.get("mldsa"), f.get("direct"), f.get("batch"), f.get("jdk"),
+                f.get("batches"));
     }
 
     /** One row per level and column. */
     static TextTable table(List<ColumnResult> results, List<Integer> levels) {
         TextTable t = new TextTable("clients", "column", "handshakes/s", "x bc", "p50 ms", "p99 ms",
-                "host cpu us/hs", "ml-dsa us/hs", "rest us/hs", "ml-dsa ops/hs", "mean batch");
+                "host cpu us/hs", "ml-dsa us/hs", "rest us/hs", "ml-dsa ops/hs", "direct/batch/jdk", "mean batch");
         Map<TlsLoad.Column, Map<Integer, TlsLoad.Level>> byColumn = byColumn(results);
         Map<Integer, TlsLoad.Level> bc = byColumn.getOrDefault(TlsLoad.Column.BC, Map.of());
         for (int n : levels) {
@@ -215,7 +218,8 @@ public final class TlsCli extends Subcommand {
                         ours && l.providerCpuNanos() >= 0 && l.processCpuNanos() >= 0
                                 ? micros((l.processCpuNanos() - l.providerCpuNanos()) * perHandshake) : "-",
                         ours ? String.format(Locale.ROOT, "%.2f", l.providerOps() * perHandshake) : "-",
-                        ours && l.batches() > 0 ? String.format(Locale.ROOT, "%.1f", (double) l.providerOps() / l.batches())
+                        ours ? routeShares(l) : "-",
+                        ours && l.batches() > 0 ? String.format(Locale.ROOT, "%.1f", (double) l.batchOps() / l.batches())
                                 : "-");
             }
         }
@@ -256,13 +260,13 @@ public final class TlsCli extends Subcommand {
 
     static Csv csv(List<ColumnResult> results) {
         Csv csv = new Csv("column", "backend", "clients", "handshakes", "window_ns", "handshakes_per_s", "p50_ns",
-                "p99_ns", "process_cpu_ns", "provider_cpu_ns", "provider_ops", "batches");
+                "p99_ns", "process_cpu_ns", "provider_cpu_ns", "direct_ops", "batch_ops", "jdk_ops", "batches");
         for (ColumnResult r : results) {
             for (TlsLoad.Level l : r.levels()) {
                 csv.row(r.column().label, r.column().usesProvider() ? r.column().label : "bouncycastle",
                         l.clients(), l.handshakes(), l.windowNanos(), String.format(Locale.ROOT, "%.1f", l.perSecond()),
-                        l.p50Nanos(), l.p99Nanos(), l.processCpuNanos(), l.providerCpuNanos(), l.providerOps(),
-                        l.batches());
+                        l.p50Nanos(), l.p99Nanos(), l.processCpuNanos(), l.providerCpuNanos(), l.directOps(),
+                        l.batchOps(), l.jdkOps(), l.batches());
             }
         }
         return csv;
@@ -276,6 +280,16 @@ public final class TlsCli extends Subcommand {
             out.put(r.column(), m);
         }
         return out;
+    }
+
+    /** The share of this provider's calls on each route, in percent: {@code 0/100/0}. */
+    private static String routeShares(TlsLoad.Level l) {
+        long all = l.providerOps();
+        if (all == 0) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "%.0f/%.0f/%.0f", 100.0 * l.directOps() / all, 100.0 * l.batchOps() / all,
+                100.0 * l.jdkOps() / all);
     }
 
     private static String millis(long nanos) {

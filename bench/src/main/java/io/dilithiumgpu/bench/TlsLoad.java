@@ -1,7 +1,7 @@
 package io.dilithiumgpu.bench;
 
-import io.dilithiumgpu.batch.BatcherMXBean;
 import io.dilithiumgpu.batch.Engines;
+import io.dilithiumgpu.route.Router;
 import io.dilithiumgpu.tls.MlDsaCertificates;
 import io.dilithiumgpu.tls.MlDsaTls;
 import org.HdrHistogram.ConcurrentHistogram;
@@ -83,14 +83,20 @@ final class TlsLoad implements AutoCloseable {
 
     /**
      * One level's measurement over its window: handshakes completed, their latency (connect to
-     * echo), the process's CPU, the CPU of this provider's threads, and the batcher's operations
-     * and batches.
+     * echo), the process's CPU, the CPU of this provider's threads, this provider's ML-DSA calls by
+     * route (on the caller's thread by its core, through the batcher, on the caller's thread by the
+     * JDK's ML-DSA) and the batcher's batches.
      */
     record Level(int clients, long handshakes, long windowNanos, long p50Nanos, long p99Nanos,
-                 long processCpuNanos, long providerCpuNanos, long providerOps, long batches) {
+                 long processCpuNanos, long providerCpuNanos, long directOps, long batchOps, long jdkOps,
+                 long batches) {
 
         double perSecond() {
             return handshakes * 1e9 / windowNanos;
+        }
+
+        long providerOps() {
+            return directOps + batchOps + jdkOps;
         }
     }
 
@@ -206,10 +212,8 @@ final class TlsLoad implements AutoCloseable {
         long cpuEnd;
         long providerStart;
         long providerEnd;
-        long opsStart = 0;
-        long batchesStart = 0;
-        long opsEnd = 0;
-        long batchesEnd = 0;
+        long[] routesStart = new long[4];
+        long[] routesEnd = new long[4];
         try {
             for (int i = 0; i < clients; i++) {
                 executor.execute(() -> {
@@ -233,9 +237,7 @@ final class TlsLoad implements AutoCloseable {
             cpuStart = processCpu();
             providerStart = providerThreadCpu();
             if (column.usesProvider()) {
-                BatcherMXBean m = Engines.sharedBatcher().metrics();
-                opsStart = m.getOperationCount();
-                batchesStart = m.getBatchCount();
+                routesStart = routes();
             }
             long handshakesStart = done.sum();
             phase.set(measure);
@@ -247,9 +249,7 @@ final class TlsLoad implements AutoCloseable {
             cpuEnd = processCpu();
             providerEnd = providerThreadCpu();
             if (column.usesProvider()) {
-                BatcherMXBean m = Engines.sharedBatcher().metrics();
-                opsEnd = m.getOperationCount();
-                batchesEnd = m.getBatchCount();
+                routesEnd = routes();
             }
             if (!finished.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("clients still busy " + DRAIN_SECONDS + " s after the run ended");
@@ -260,10 +260,18 @@ final class TlsLoad implements AutoCloseable {
             }
             return new Level(clients, handshakes, end - start, latency.getValueAtPercentile(50),
                     latency.getValueAtPercentile(99), cpuEnd - cpuStart, providerEnd - providerStart,
-                    opsEnd - opsStart, batchesEnd - batchesStart);
+                    routesEnd[0] - routesStart[0], routesEnd[1] - routesStart[1], routesEnd[2] - routesStart[2],
+                    routesEnd[3] - routesStart[3]);
         } finally {
             executor.shutdownNow();
         }
+    }
+
+    /** The router's direct, batch and JDK counts and the batcher's batches. */
+    static long[] routes() {
+        Router r = Router.shared();
+        return new long[] {r.getDirectCount(), r.getBatchCount(), r.getJdkCount(),
+                Engines.sharedBatcher().metrics().getBatchCount()};
     }
 
     /** The process's CPU time, or -1 where the JVM does not report it. */
