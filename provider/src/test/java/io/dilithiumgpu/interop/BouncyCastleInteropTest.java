@@ -174,6 +174,28 @@ class BouncyCastleInteropTest {
         }
     }
 
+    /** Context lengths around SHAKE256's and the encoding's edges, with a short message. */
+    @ParameterizedTest
+    @MethodSource("sets")
+    void contextsOfManyLengthsVerifyBothWays(String set) throws Exception {
+        KeyPair ours = KeyPairGenerator.getInstance(set, PROVIDER).generateKeyPair();
+        KeyPair theirs = KeyPairGenerator.getInstance(set, BC).generateKeyPair();
+        PublicKey ourPubForThem = KeyFactory.getInstance(set, BC).generatePublic(
+                new X509EncodedKeySpec(ours.getPublic().getEncoded()));
+        byte[] message = randomBytes(set.hashCode() + 1L, 100);
+        for (int length : new int[] {1, 16, 63, 64, 65, 232}) {
+            byte[] context = randomBytes(length, length);
+            byte[] ourSig = sign(set, PROVIDER, ours.getPrivate(), ourParams(context), message);
+            assertTrue(verify(set, BC, ourPubForThem, theirParams(context), message, ourSig), set + " ours→BC " + length);
+            byte[] theirSig = sign(set, BC, theirs.getPrivate(), theirParams(context), message);
+            assertTrue(verify(set, PROVIDER, theirs.getPublic(), ourParams(context), message, theirSig),
+                    set + " BC→ours " + length);
+            byte[] otherContext = context.clone();
+            otherContext[0] ^= 1;
+            assertFalse(verify(set, PROVIDER, theirs.getPublic(), ourParams(otherContext), message, theirSig));
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("setsAndContexts")
     void hashMlDsaWithSha512VerifiesBothWays(String set, byte[] context) throws Exception {
