@@ -34,7 +34,7 @@ mvn -B -q dependency:copy-dependencies -pl bench,kat-vectors,provider,tls -Dincl
     -DexcludeGroupIds=org.junit.jupiter,org.junit.platform,org.opentest4j,org.apiguardian \
     -DexcludeArtifactIds=jmh-generator-annprocess -DoutputDirectory="$stage/lib"
 cp provider/target/dilithium-gpu-provider-*-tests.jar kat-vectors/target/dilithium-gpu-kat-vectors-*-tests.jar \
-   tls/target/dilithium-gpu-tls-*-tests.jar bench/target/dilithium-gpu-bench-*-SNAPSHOT.jar "$stage/lib/"
+   tls/target/dilithium-gpu-tls-*-tests.jar bench/target/dilithium-gpu-bench-[0-9]*.jar "$stage/lib/"
 mvn -B -q dependency:copy -Dartifact=$junit_console -DoutputDirectory="$stage/lib"
 # Not needed on the GPU host, and they would push the bundle past 60 MB: JCuda's NVRTC and
 # PTX-compiler natives (the backend loads fatbins through the driver API only), JMH and its

@@ -15,9 +15,34 @@ if [ ! -d "$kat" ]; then
 fi
 target=$here/target
 mkdir -p "$target"
+skip="or skip these tests with -Dkernels.hostTests.skip=true"
+
+# Prerequisites, checked before they are needed, each with what to install.
+need_python() {
+    if ! command -v python3 >/dev/null 2>&1; then
+        echo "kernels-cuda host tests: python3 is missing; it turns the vectors into the tests' records." \
+             "Install Python 3 with the 'cryptography' package (apt-get install python3-cryptography," \
+             "or pip install cryptography), $skip" >&2
+        exit 1
+    fi
+    if ! python3 -c 'import cryptography' >/dev/null 2>&1; then
+        echo "kernels-cuda host tests: Python's 'cryptography' package is missing (the vector script" \
+             "needs its AES for the NIST KAT generator). Install it (apt-get install python3-cryptography," \
+             "or pip install cryptography), $skip" >&2
+        exit 1
+    fi
+}
+need_compiler() {
+    if [ "${NVCC:-}" = none ] && ! command -v "${CXX:-g++}" >/dev/null 2>&1; then
+        echo "kernels-cuda host tests: no C++17 compiler: ${CXX:-g++} is missing (and no nvcc)." \
+             "Install one (apt-get install g++) or name it in CXX, $skip" >&2
+        exit 1
+    fi
+}
 
 vectors=$target/vectors.txt
 if [ ! -f "$vectors" ] || [ -n "$(find "$here/test/make_vectors.py" "$kat" -newer "$vectors" -type f 2>/dev/null | head -1)" ]; then
+    need_python
     python3 "$here/test/make_vectors.py" "$kat" "$target" >/dev/null
 fi
 
@@ -28,6 +53,7 @@ if [ ! -x "$program" ] || [ -n "$(find "$here/include" "$here/test" -newer "$pro
     elif [ -z "${NVCC:-}" ] && ! command -v nvcc >/dev/null 2>&1; then
         export NVCC=/usr/local/cuda/bin/nvcc
     fi
+    need_compiler
     "$here/test/build-host-tests.sh" "$program" >/dev/null
 fi
 "$program" "$vectors"

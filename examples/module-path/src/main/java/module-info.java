@@ -1,0 +1,3 @@
+module example.dilithiumgpu {
+    requires io.dilithiumgpu;
+}
