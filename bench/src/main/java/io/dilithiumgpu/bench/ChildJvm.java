@@ -28,6 +28,10 @@ final class ChildJvm {
                 command.add(option);
             }
         }
+        // The jar's manifest allows JCuda's native access; a class path launch needs the option.
+        if (Runtime.version().feature() >= 22 && command.stream().noneMatch(o -> o.startsWith("--enable-native-access"))) {
+            command.add("--enable-native-access=ALL-UNNAMED");
+        }
         if (backend != null) {
             command.add("-D" + BatchConfig.BACKEND_PROPERTY + "=" + backend);
         }

@@ -8,7 +8,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.dilithiumgpu.key.DilithiumPrivateKey;
-import org.bouncycastle.asn1.ASN1Encodable;
 import org.bouncycastle.asn1.DERNull;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
@@ -111,7 +110,7 @@ class KeyStoreTest {
         PrivateKey original = pki.serverKeys().getPrivate();
         PrivateKeyInfo info = PrivateKeyInfo.getInstance(original.getEncoded());
         byte[] withNull = new PrivateKeyInfo(new AlgorithmIdentifier(info.getPrivateKeyAlgorithm().getAlgorithm(),
-                DERNull.INSTANCE), (ASN1Encodable) info.parsePrivateKey()).getEncoded();
+                DERNull.INSTANCE), info.parsePrivateKey()).getEncoded();
         PrivateKey jksStyle = new PrivateKey() {
             @Override
             public String getAlgorithm() {
