@@ -29,6 +29,7 @@ import java.util.Set;
                 JcaCli.class,
                 BatcherCli.class,
                 SelftestCli.class,
+                StatusCli.class,
                 TlsCli.class,
                 HelpCommand.class,
         })
