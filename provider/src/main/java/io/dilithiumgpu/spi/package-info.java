@@ -5,9 +5,12 @@
  * pre-hash.
  *
  * <p>The SPIs hold JCA state only. Message hashing (μ) runs on the caller's thread through
- * {@code core.MuHasher}; key generation, signing and verification go to the shared
- * {@code batch.Engine} ({@code Engines.shared()}) and the caller parks on the returned future
- * without holding a monitor, so virtual threads release their carriers while a batch runs.
+ * {@code core.MuHasher}. Key generation goes to the shared {@code batch.Engine}
+ * ({@code Engines.shared()}); each signature and verification takes the route the
+ * {@code route.Router} chooses: computed on the caller's thread (by the core, or for the calls it
+ * covers exactly by the JDK's own ML-DSA, {@code JdkSigning}), or sent to the shared engine. A
+ * caller waiting for the engine parks on the returned future without holding a monitor, so
+ * virtual threads release their carriers while a batch runs.
  *
  * <p>Exceptions: foreign or mismatched keys give {@code InvalidKeyException}; bad encodings and key
  * specs {@code InvalidKeySpecException}; bad signature parameters (context over 255 bytes, options
