@@ -9,16 +9,19 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Waking a blocked caller is the costliest step of a call's hand-off, and one thread waking a
  * whole batch's callers one by one makes the last of them wait for all the others. With virtual
- * threads the batcher therefore completes a batch in slices of {@link #SLICE} tasks, each on a
- * virtual thread of its own: the slices run on several carriers at once, and each wakes its
- * callers into its own carrier's queue. Without them one thread delivers the single slice.
+ * threads the batcher therefore completes a batch in slices of at least {@link #SLICE} tasks, each
+ * on a virtual thread of its own, at most one per core: the slices run on several carriers at
+ * once, and each wakes its callers into its own carrier's queue. Without them one thread
+ * delivers the single slice.
  *
  * <p>Whichever slice ends last adds the batch to the stats, its completion stage timed from the
  * end of the backend call to that moment.
  */
 final class Completion {
-    /** Tasks per slice. */
+    /** The fewest tasks per slice (but for a batch of fewer). */
     static final int SLICE = 64;
+    /** Slices at most: one per core, as many as the virtual threads' scheduler has carriers by default. */
+    static final int MAX_SLICES = Runtime.getRuntime().availableProcessors();
 
     private final BatcherStats stats;
     private final Task<?>[] tasks;
@@ -58,9 +61,14 @@ final class Completion {
         this.batched = new AtomicLong(batched);
     }
 
-    /** The slices a batch of {@code tasks} is delivered in on virtual threads: at least 1. */
+    /** The slices a batch of {@code tasks} is delivered in on virtual threads. */
     static int slicesOf(int tasks) {
-        return Math.max(1, (tasks + SLICE - 1) / SLICE);
+        return slicesOf(tasks, MAX_SLICES);
+    }
+
+    /** {@code tasks} / {@link #SLICE}, rounded up, within [1, maxSlices]. */
+    static int slicesOf(int tasks, int maxSlices) {
+        return Math.max(1, Math.min(maxSlices, (tasks + SLICE - 1) / SLICE));
     }
 
     int slices() {

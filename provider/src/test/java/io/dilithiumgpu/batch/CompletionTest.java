@@ -25,12 +25,14 @@ class CompletionTest {
     }
 
     @Test
-    void slicesOfAtMostSliceTasks() {
-        assertEquals(1, Completion.slicesOf(0));
-        assertEquals(1, Completion.slicesOf(1));
-        assertEquals(1, Completion.slicesOf(Completion.SLICE));
-        assertEquals(2, Completion.slicesOf(Completion.SLICE + 1));
-        assertEquals(7, Completion.slicesOf(400));
+    void slicesOfAtLeastSliceTasksAndAtMostOnePerCore() {
+        assertEquals(1, Completion.slicesOf(0, 16));
+        assertEquals(1, Completion.slicesOf(1, 16));
+        assertEquals(1, Completion.slicesOf(Completion.SLICE, 16));
+        assertEquals(2, Completion.slicesOf(Completion.SLICE + 1, 16));
+        assertEquals(7, Completion.slicesOf(400, 16));
+        assertEquals(2, Completion.slicesOf(400, 2));
+        assertEquals(1, Completion.slicesOf(400, 1));
     }
 
     @Test
@@ -49,7 +51,7 @@ class CompletionTest {
         }
         BatcherStats stats = stats();
         Completion c = new Completion(stats, tasks, System.nanoTime(), 0, 0, 0, 0, System.nanoTime(), 2, 0,
-                Completion.slicesOf(n));
+                Completion.slicesOf(n, 16));
         assertEquals(4, c.slices());
         for (int s = c.slices() - 1; s >= 0; s--) {
             assertEquals(0, stats.getDeliveredCount(), "counted only when the last slice ends");
