@@ -1,5 +1,7 @@
 package io.dilithiumgpu.spi;
 
+import static io.dilithiumgpu.DerBuilder.concat;
+import static io.dilithiumgpu.DerBuilder.tlv;
 import static io.dilithiumgpu.ProviderTestSupport.PROVIDER;
 import static io.dilithiumgpu.ProviderTestSupport.keyPair;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -9,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.dilithiumgpu.DerBuilder;
 import io.dilithiumgpu.DilithiumGpu;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.key.DilithiumPrivateKey;
@@ -23,7 +26,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.ByteArrayOutputStream;
 import java.security.InvalidKeyException;
 import java.security.KeyFactory;
 import java.security.KeyPair;
@@ -268,54 +270,10 @@ class MalformedPrivateKeyTest {
 
     /** DER of {@code OneAsymmetricKey} for set {@code p}. */
     private static byte[] oneAsymmetricKey(ParameterSet p, int version, byte[] privateKeyField, byte[] publicKeyField) {
-        byte[] algorithm = tlv(0x30, tlv(0x06, oidContents(Oids.keyOid(p))));
+        byte[] algorithm = tlv(0x30, tlv(0x06, DerBuilder.oidContents(Oids.keyOid(p))));
         byte[] body = concat(new byte[] {0x02, 0x01, (byte) version}, algorithm, privateKeyField,
                 publicKeyField == null ? new byte[0] : publicKeyField);
         return tlv(0x30, body);
-    }
-
-    private static byte[] oidContents(String dotted) {
-        String[] arcs = dotted.split("\\.");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(40 * Integer.parseInt(arcs[0]) + Integer.parseInt(arcs[1]));
-        for (int i = 2; i < arcs.length; i++) {
-            long arc = Long.parseLong(arcs[i]);
-            int groups = 1;
-            while (arc >>> (7 * groups) != 0) {
-                groups++;
-            }
-            for (int g = groups - 1; g >= 0; g--) {
-                out.write((int) (arc >>> (7 * g)) & 0x7f | (g > 0 ? 0x80 : 0));
-            }
-        }
-        return out.toByteArray();
-    }
-
-    /** A DER TLV with a minimal definite length. */
-    static byte[] tlv(int tag, byte[] contents) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(tag);
-        int n = contents.length;
-        if (n < 0x80) {
-            out.write(n);
-        } else if (n < 0x100) {
-            out.write(0x81);
-            out.write(n);
-        } else {
-            out.write(0x82);
-            out.write(n >> 8);
-            out.write(n);
-        }
-        out.writeBytes(contents);
-        return out.toByteArray();
-    }
-
-    static byte[] concat(byte[]... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] part : parts) {
-            out.writeBytes(part);
-        }
-        return out.toByteArray();
     }
 
     /** Another implementation's key: an algorithm name and a PKCS#8 encoding, nothing else. */
