@@ -56,7 +56,8 @@ import java.util.function.Consumer;
  * the {@code *Async} variants.
  *
  * <p>Ownership: arguments are copied or consumed before the call returns; the caller may reuse or
- * wipe them. Private-key copies made here are wiped once queued. The key-object methods pass the
+ * wipe them. Private-key copies made here are wiped once queued, and the key converted from
+ * another provider's is destroyed. The key-object methods pass the
  * key's cache of decoded vectors along (a raw encoding has none), so that repeated use of one key
  * object is cheaper on the CPU backend.
  */
@@ -108,19 +109,33 @@ public final class DilithiumGpu {
      *                   private key with a PKCS#8 encoding
      */
     public static CompletableFuture<byte[]> signAsync(PrivateKey privateKey, byte[] message, MLDSAParameterSpec spec) {
+        return signAsync(Engines.shared(), privateKey, message, spec);
+    }
+
+    /**
+     * {@link #signAsync(PrivateKey, byte[], MLDSAParameterSpec)} on {@code engine}. Another
+     * provider's key is converted into one of ours for the call, and that copy is destroyed once
+     * the engine has taken what it needs.
+     */
+    static CompletableFuture<byte[]> signAsync(Engine engine, PrivateKey privateKey, byte[] message,
+                                               MLDSAParameterSpec spec) {
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(spec, "spec");
+        DilithiumPrivateKey key = null;
         byte[] sk = null;
         try {
-            DilithiumPrivateKey key = ours(privateKey, DilithiumPrivateKey.class);
+            key = ours(privateKey, DilithiumPrivateKey.class);
             sk = key.getExpandedKey();
-            return sign(Engines.shared(), key.parameterSet(), sk, key.cache(), key.getTr(), message, spec);
+            return sign(engine, key.parameterSet(), sk, key.cache(), key.getTr(), message, spec);
         } catch (GeneralSecurityException e) {
             return CompletableFuture.failedFuture(e);
         } catch (IllegalStateException e) {
             return CompletableFuture.failedFuture(new InvalidKeyException("private key is destroyed", e));
         } finally {
             wipe(sk);
+            if (key != null && key != privateKey) {
+                key.destroy();
+            }
         }
     }
 

@@ -12,6 +12,7 @@ import java.lang.management.ManagementFactory;
 import java.security.InvalidKeyException;
 import java.security.ProviderException;
 import java.util.List;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -266,7 +267,11 @@ public final class Batcher implements Engine, AutoCloseable {
         return sign(params, privateKey, cache, mu, rnd, true);
     }
 
-    /** {@inheritDoc} The arrays are read when the task's batch loads, and the key and rnd then zeroed. */
+    /**
+     * {@inheritDoc} The arrays are read when the task's batch loads, and the key and rnd then
+     * zeroed; a task cancelled before (or refused, or of a key of the wrong length) has them
+     * zeroed when it is dropped.
+     */
     @Override
     public CompletableFuture<byte[]> signInPlace(ParameterSet params, byte[] privateKey, PrivateKeyCache cache,
                                                  byte[] mu, byte[] rnd) {
@@ -278,6 +283,10 @@ public final class Batcher implements Engine, AutoCloseable {
         requireLength(mu, ParameterSet.MU_BYTES, "mu");
         requireLength(rnd, params.rndBytes(), "rnd");
         if (privateKey.length != params.privateKeyBytes()) {
+            if (!copy) {
+                Arrays.fill(privateKey, (byte) 0);
+                Arrays.fill(rnd, (byte) 0);
+            }
             return CompletableFuture.failedFuture(new InvalidKeyException(params + " private key must be "
                     + params.privateKeyBytes() + " bytes, not " + privateKey.length));
         }

@@ -4,6 +4,7 @@ import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
 import io.dilithiumgpu.core.PublicKeyCache;
 
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -47,15 +48,21 @@ public interface Engine {
     }
 
     /**
-     * {@link #sign(ParameterSet, byte[], PrivateKeyCache, byte[], byte[])} that may read the
-     * arrays where they are instead of copying them: for a caller that blocks until the future
-     * completes, leaves the arrays unchanged until then and wipes its secret ones afterwards (the
-     * JCA layer). The engine may wipe {@code privateKey} and {@code rnd} once it has read them.
-     * By default they are copied, as by {@code sign}.
+     * {@link #sign(ParameterSet, byte[], PrivateKeyCache, byte[], byte[])} that takes
+     * {@code privateKey} and {@code rnd} over instead of copying them, for a caller that blocks
+     * until the future completes (the JCA layer): the engine reads them where they are and wipes
+     * them once read, or when it drops the task (cancelled, refused); the caller must not touch
+     * them after the call returns, even once it has cancelled the future. μ is read in place too
+     * and left as it is. By default they are copied, as by {@code sign}, and then wiped.
      */
     default CompletableFuture<byte[]> signInPlace(ParameterSet params, byte[] privateKey, PrivateKeyCache cache,
                                                   byte[] mu, byte[] rnd) {
-        return sign(params, privateKey, cache, mu, rnd);
+        try {
+            return sign(params, privateKey, cache, mu, rnd);
+        } finally {
+            Arrays.fill(privateKey, (byte) 0);
+            Arrays.fill(rnd, (byte) 0);
+        }
     }
 
     /**

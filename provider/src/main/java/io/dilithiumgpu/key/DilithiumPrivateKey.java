@@ -4,6 +4,7 @@ import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
 
 import java.io.InvalidObjectException;
+import java.io.NotSerializableException;
 import java.io.ObjectInputStream;
 import java.io.ObjectStreamException;
 import java.security.KeyRep;
@@ -34,7 +35,8 @@ import javax.security.auth.DestroyFailedException;
  * the CPU backend, it holds the decoded ŝ1, ŝ2, t̂0 and Â, so that further signatures skip skDecode,
  * NTTs and ExpandA. {@code destroy()} destroys it too (its secret arrays are zeroed).
  *
- * <p>Serializes as a {@link KeyRep} of its PKCS#8 encoding.
+ * <p>Serializes as a {@link KeyRep} of its PKCS#8 encoding; a destroyed key does not serialize
+ * ({@link NotSerializableException}).
  */
 public final class DilithiumPrivateKey implements PrivateKey {
     private static final long serialVersionUID = 1L;
@@ -283,8 +285,13 @@ public final class DilithiumPrivateKey implements PrivateKey {
         return params + " private key (" + (isDestroyed() ? "destroyed" : seed != null ? "seed known" : "expanded only") + ")";
     }
 
+    /** @throws NotSerializableException when the key is destroyed: there is nothing left to write */
     private Object writeReplace() throws ObjectStreamException {
-        return new KeyRep(KeyRep.Type.PRIVATE, getAlgorithm(), getFormat(), getEncoded());
+        try {
+            return new KeyRep(KeyRep.Type.PRIVATE, getAlgorithm(), getFormat(), getEncoded());
+        } catch (IllegalStateException destroyed) {
+            throw new NotSerializableException(params + " private key is destroyed");
+        }
     }
 
     private void readObject(ObjectInputStream in) throws InvalidObjectException {

@@ -274,9 +274,11 @@ public final class DilithiumSignature extends SignatureSpi {
                 if (route == Route.DIRECT) {
                     return signHere(sk, mu, rnd);
                 }
-                // This thread blocks until the result, so the engine reads the fresh arrays in place.
-                return EngineCalls.await(Engines.shared().signInPlace(params, sk, privateKey.cache(), mu, rnd),
-                        params, " signing", SignatureException::new);
+                byte[] handedSk = sk;
+                byte[] handedRnd = rnd;
+                sk = null;  // the engine's from here on: it wipes them (EngineCalls.signInPlace)
+                rnd = null;
+                return EngineCalls.signInPlace(Engines.shared(), params, handedSk, privateKey.cache(), mu, handedRnd);
             } finally {
                 router.ended(Operation.SIGN, params, route, started);
             }

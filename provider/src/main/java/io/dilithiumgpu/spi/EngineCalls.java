@@ -1,8 +1,12 @@
 package io.dilithiumgpu.spi;
 
+import io.dilithiumgpu.batch.Engine;
 import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.PrivateKeyCache;
 
+import java.security.SignatureException;
+import java.util.Arrays;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
@@ -43,5 +47,25 @@ final class EngineCalls {
             return what + " was cancelled";
         }
         return what + " failed: " + e.getMessage();
+    }
+
+    /**
+     * Signs μ through {@link Engine#signInPlace} and waits for the signature. {@code sk} and
+     * {@code rnd} are handed over: the engine reads them where they are, when the task's batch
+     * loads, and wipes them then, or when it drops the task. The caller must not touch them
+     * afterwards, not even after an interrupted wait (the batch may have taken the task before
+     * the cancel and still be copying them); only arrays the engine refused at once are wiped here.
+     */
+    static byte[] signInPlace(Engine engine, ParameterSet p, byte[] sk, PrivateKeyCache cache, byte[] mu, byte[] rnd)
+            throws SignatureException {
+        CompletableFuture<byte[]> request;
+        try {
+            request = engine.signInPlace(p, sk, cache, mu, rnd);
+        } catch (RuntimeException | Error notHandedOver) {
+            Arrays.fill(sk, (byte) 0);
+            Arrays.fill(rnd, (byte) 0);
+            throw notHandedOver;
+        }
+        return await(request, p, " signing", SignatureException::new);
     }
 }
