@@ -107,6 +107,18 @@ public final class Ntt {
      * less than q.
      */
     public static void forward(int[] a, int off) {
+        forwardNatural(a, off);
+        transpose(a, off);
+        forwardTransposed(a, off);
+    }
+
+    /*
+     * Each transform is three methods (layers in natural order, the transpose, layers on the
+     * transpose) rather than one: compiled as one, the JIT vectorized its loops in some runs only.
+     */
+
+    /** The forward layers of distance 128, 64, 32, 16. */
+    private static void forwardNatural(int[] a, int off) {
         forwardLayer(a, off, 128, 128, ZETAS[1]);
         for (int b = 0; b < 2; b++) {
             forwardLayer(a, off + b * 128, 64, 64, ZETAS[2 + b]);
@@ -117,7 +129,10 @@ public final class Ntt {
         for (int b = 0; b < 8; b++) {
             forwardLayer(a, off + b * 32, 16, 16, ZETAS[8 + b]);
         }
-        transpose(a, off);
+    }
+
+    /** The forward layers of distance 8, 4, 2, 1, on the transpose, where they are 16·len apart. */
+    private static void forwardTransposed(int[] a, int off) {
         forwardTransposedLayer(a, off, 128, 128, 0);
         for (int g = 0; g < 2; g++) {
             forwardTransposedLayer(a, off + g * 128, 64, 64, 128 + g * 64);
@@ -177,6 +192,13 @@ public final class Ntt {
      * layer's products are below 256q·q/2, which Montgomery reduction maps below q/4 + q/2.)
      */
     public static void inverseToMont(int[] a, int off) {
+        inverseTransposed(a, off);
+        transpose(a, off);
+        inverseNatural(a, off);
+    }
+
+    /** The inverse layers of distance 1, 2, 4, 8, on the storage order, where they are 16·len apart. */
+    private static void inverseTransposed(int[] a, int off) {
         for (int g = 0; g < 8; g++) {
             inverseTransposedLayer(a, off + g * 32, 16, 16, g * 16);
         }
@@ -187,7 +209,10 @@ public final class Ntt {
             inverseTransposedLayer(a, off + g * 128, 64, 64, 256 + g * 64);
         }
         inverseTransposedLayer(a, off, 128, 128, 384);
-        transpose(a, off);
+    }
+
+    /** The inverse layers of distance 16, 32, 64, 128, the last one scaling by 2^64/256. */
+    private static void inverseNatural(int[] a, int off) {
         for (int b = 0; b < 8; b++) {
             inverseLayer(a, off + b * 32, 16, 16, -ZETAS[15 - b]);
         }
