@@ -8,7 +8,10 @@
 # nvcc is taken from $NVCC, the PATH, $CUDA_HOME/bin or /usr/local/cuda/bin. Without one (or with
 # NVCC=none) the script warns, writes nothing and succeeds: the provider then runs on the CPU
 # backend only.
-# The architectures are those of DG_CUDA_ARCHS (default below) that this nvcc supports.
+# The architectures are those of DG_CUDA_ARCHS (default below) that this nvcc supports. SASS runs on
+# its own major version's later minors, so sm_80 serves sm_86 and sm_89, sm_100 serves sm_103 and
+# sm_120 serves sm_121; sm_90 is Hopper's own. sm_110 (Jetson Thor, an ARM host) is left out: the
+# provider's JCuda natives are for x86-64 hosts. The PTX of the newest lets later GPUs JIT-compile.
 # When the fatbin is newer than every source it is left alone (a second `mvn verify` in the
 # same tree costs nothing).
 set -euo pipefail
@@ -38,7 +41,7 @@ if [ -f "$fatbin" ] && [ -z "$newest_source" ]; then
 fi
 
 supported=$("$nvcc" --list-gpu-code | tr '\n' ' ')
-wanted=${DG_CUDA_ARCHS:-"80 86 89 90 100 110 120"}
+wanted=${DG_CUDA_ARCHS:-"80 90 100 120"}
 archs=()
 for a in $wanted; do
     case " $supported " in *" sm_$a "*) archs+=("$a") ;; esac

@@ -18,8 +18,6 @@
  *                uint8_t *status, int n, uint32_t *scratch, uint8_t *workspace)
  *   verify_<set>(const uint8_t *pks, const uint8_t *mus, const uint8_t *sigs,
  *                uint8_t *status, int n, uint32_t *scratch, uint8_t *workspace)
- *   sign_<set>_help, with sign_<set>'s arguments: the same signatures, with idle warps helping
- *                other tasks' rejection loops behind the help gate (below)
  *
  * Launch configuration: each entry point <entry> has a companion
  *   __constant__ int32_t <entry>_cfg[ABI_CFG_WORDS];
@@ -41,18 +39,7 @@
  *   min(n, grid * TASKS) * WORKSPACE
  * bytes instead of n * WORKSPACE (both are correct). Before a worker exits it zeroes its
  * workspace slice and its shared memory: nothing secret-derived is left on the device except
- * the caller's own input and output arrays. The host zeroes a workspace once, when it allocates
- * it: signing workers keep a help record at the end of their slices that must start zero.
- *
- * Help gate (help.cuh): the module global
- *   extern "C" __device__ struct { uint32_t started; int32_t unclaimed; const uint32_t *launched; }
- *       dg_help_gate;   (16 bytes)
- * lets the idle warps of sign_<set>_help launches help other tasks' rejection loops once the
- * device has no task left to start (every entry point counts its launch and tasks there). A host
- * that wants it stores, at offset 8, the device address of a 32-bit count in mapped host memory,
- * and adds 1 to that count before every launch of any entry point on the device
- * (and takes it back when the driver refuses the launch). While the pointer is null (as loaded),
- * the gate stays shut and the kernels never help.
+ * the caller's own input and output arrays.
  *
  * Alignment: every array argument must start at a 16-byte aligned device address (cuMemAlloc
  * gives 256); records inside them may have any size (signatures of odd length included).

@@ -5,24 +5,20 @@
  * the next task index from the atomic counter scratch[ABI_SCRATCH_NEXT_TASK], runs the task (a
  * signing task keeps iterating kappa until it accepts), writes the status byte and takes the
  * next index, until the batch is exhausted. Slow tasks therefore never hold up a whole block,
- * and no host round trip is needed between signing iterations. Once the device has no task
- * left to start, a signing warp without a task helps the rejection loops still running in its
- * launch (help.cuh, sign.cuh). A task type whose
+ * and no host round trip is needed between signing iterations. A task type whose
  * STATUS_PUBLISHES is true (signing) orders its outputs before its status at system scope, so
  * that a host reading outputs and status in mapped host memory may take each task as it ends.
  *
  * Worker w uses workspace bytes [w * WS, (w + 1) * WS), WS = Task::WS_WORDS * 4; workers with
  * w >= n exit at once, so at most min(n, grid * warps) slices are touched. Before exiting, a
- * worker zeroes its workspace slice and its shared memory (they held secret-derived values); a
- * signing worker's help record, at the end of its slice, must be zero before its first task, so
- * the host zeroes a workspace once when it allocates it.
+ * worker zeroes its workspace slice and its shared memory (they held secret-derived values).
  */
 #ifndef DILITHIUMGPU_SCHEDULE_CUH
 #define DILITHIUMGPU_SCHEDULE_CUH
 
 #include "batch_abi.h"
+#include "atomic.cuh"
 #include "ntt.cuh"
-#include "help.cuh"
 #include "poly.cuh"
 #include "warp_shared.cuh"
 
@@ -36,6 +32,8 @@ constexpr int BLOCK_SHARED_BYTES = block_shared_bytes(BLOCK_WARPS);
  * Blocks resident per multiprocessor, which is both the __launch_bounds__ minimum (it caps
  * registers at 65536 / (BLOCK_THREADS * this)) and the cfg PERSISTENT factor. Parts with 100 KB
  * of shared memory per multiprocessor (sm_86, sm_87, sm_89, sm_120, sm_121) hold two blocks.
+ * The fatbin carries no sm_86 or sm_89 code (build-fatbin.sh): those GPUs run the sm_80 code,
+ * and the host caps its persistent grid at the blocks that fit (DeviceContext: the occupancy query).
  */
 #if defined(DG_BLOCKS_PER_SM)
 /* Set on the command line (kernel_bench variants). */
@@ -60,42 +58,28 @@ constexpr int SIGN_BLOCK_THREADS = 32;
 /*
  * One worker's part of a launch: takes task indices from *next_task until the batch has none
  * left, runs each and writes its status (for a task type whose STATUS_PUBLISHES, after its
- * outputs at system scope); then, for a task type that HELPS (signing), helps other workers'
- * tasks while the gate is open (help.cuh); then zeroes its workspace slice and shared memory.
+ * outputs at system scope); then zeroes its workspace slice and shared memory.
  * Runs on the host too, one emulated warp each (the host tests).
  */
 template <class Task>
 DG_HD void worker_loop(const typename Task::Args& args, uint8_t* status, int n, uint32_t* next_task,
-                       WarpShared& sh, int32_t* ws, const int32_t* zt, const Crew& crew) {
+                       WarpShared& sh, int32_t* ws, const int32_t* zt) {
     DG_NO_UNROLL
     for (;;) {
-        const int task = help::lane0([&] {
-            const int t = (int)help::add(next_task, 1u);
-            if (t < n) help::task_taken(crew.gate);
-            return t;
-        });
+        const int task = warp::lane0([&] { return (int)atomic::add(next_task, 1u); });
         if (task >= n) break;
-        uint8_t st;
-        if constexpr (Task::HELPS) {
-            st = Task::run(task, args, sh, ws, zt, crew);
-        } else {
-            st = Task::run(task, args, sh, ws, zt);
-        }
+        const uint8_t st = Task::run(task, args, sh, ws, zt);
         if (Task::STATUS_PUBLISHES) {
             // The status may be host memory that the host polls while the launch runs (signing
             // batches of single calls complete each caller as its task ends): every lane's
             // output stores reach the system before the status that announces them.
-            help::fence_system();
+            atomic::fence_system();
             warp::sync();
             if (warp::lane() == 0) *reinterpret_cast<volatile uint8_t*>(status + task) = st;
         } else if (warp::lane() == 0) {
             status[task] = st;
         }
     }
-    if constexpr (Task::HELPS) {
-        Task::help(args, sh, ws, zt, crew);
-    }
-
     // Every lane's last reads of the task's shared and global state happen before any lane
     // wipes them (compute-sanitizer racecheck: a WAR hazard between SignTask's hint encoding
     // and this wipe; the last broadcast converges the lanes but does not order memory).
@@ -106,18 +90,6 @@ DG_HD void worker_loop(const typename Task::Args& args, uint8_t* status, int n, 
 }
 
 #if defined(__CUDACC__)
-}  // namespace dg
-
-/*
- * The device's help gate (help.cuh), one per context: the host sets `launched` (cuModuleGetGlobal
- * "dg_help_gate", then the device address of a mapped host word at offset 8) and counts every
- * launch there before it submits it; while it is null, helping is off.
- */
-extern "C" {
-__device__ dg::HelpGate dg_help_gate;
-}
-
-namespace dg {
 
 template <class Task>
 __device__ __forceinline__ void run_persistent(const typename Task::Args& args, uint8_t* status, int n,
@@ -127,7 +99,6 @@ __device__ __forceinline__ void run_persistent(const typename Task::Args& args, 
     extern __shared__ __align__(16) uint8_t dg_dynamic_shared[];
     int32_t* zt = reinterpret_cast<int32_t*>(dg_dynamic_shared);
     fill_zeta_table(zt, (int)threadIdx.x, (int)blockDim.x);
-    if (blockIdx.x == 0 && threadIdx.x == 0) help::launch_started(&dg_help_gate, n);
     __syncthreads();
 
     const int warps = (int)(blockDim.x >> 5);
@@ -137,9 +108,7 @@ __device__ __forceinline__ void run_persistent(const typename Task::Args& args, 
     if (worker >= n) return;
     const long long slice_bytes = (long long)Task::WS_WORDS * 4;
     int32_t* ws = reinterpret_cast<int32_t*>(workspace + worker * slice_bytes);
-    const long long grid_workers = (long long)gridDim.x * warps;
-    const Crew crew{workspace, slice_bytes, (int)(grid_workers < n ? grid_workers : n), (int)worker, &dg_help_gate};
-    worker_loop<Task>(args, status, n, &scratch[ABI_SCRATCH_NEXT_TASK], sh, ws, zt, crew);
+    worker_loop<Task>(args, status, n, &scratch[ABI_SCRATCH_NEXT_TASK], sh, ws, zt);
 }
 #endif
 

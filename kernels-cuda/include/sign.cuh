@@ -19,21 +19,9 @@
  * (probability below 2^-300 for a well-formed key) gets ABI_STATUS_INVALID_KEY, so that a
  * crafted key cannot hold the GPU forever.
  *
- * SignTask<P, true> (the sign_<set>_help entry points) helps: when the device has no task left
- * to start (help.cuh's gate), the warp opens its task to helpers at the next block boundary:
- * warps without a task of their own then take later blocks of it from the task's help record,
- * each with its own y, w and staging rows and the owner's keys, and every warp stages its
- * signature in its own workspace; the outcome (the smallest accepted kappa's signature) is
- * written once no smaller kappa can still be accepted. A task that never opens writes its
- * signature directly, as before. SignTask<P> (sign_<set>) is the same loop without any of that:
- * the helping code held registers even while its gate stayed shut (sm_90 sign_mldsa44: 176 / 336
- * bytes of spill stores / loads against 20 / 36), and signing without it ran 1.3 to 3.6 % faster
- * on an H100 (docs/performance.md).
- *
  * Workspace (global, per warp), int32 polynomials:
  *   A^ (K L) | s1^ (L) | s2^ (K) | t0^ (K) | y (CANDIDATES L) | [y^ (L)] | w, then (HighBits, r0) (K)
- *   | the staged signature (SIG_BYTES, whole 16-byte units) | the help record (help.cuh)
- * A^, s1^, s2^ and t0^ are the task's keys: helpers read them from the owner's workspace.
+ *   | the staged signature (SIG_BYTES, whole 16-byte units)
  * y^ is read K L times per iteration. Where it fits (L <= 5) it lives in the warp's lane-stream
  * staging rows instead, which are idle while iterations run (they serve only the drawing of y),
  * and the workspace has no y^ slice.
@@ -41,6 +29,7 @@
 #ifndef DILITHIUMGPU_SIGN_CUH
 #define DILITHIUMGPU_SIGN_CUH
 
+#include "atomic.cuh"
 #include "batch_abi.h"
 #include "expand.cuh"
 #include "keccak.cuh"
@@ -49,7 +38,6 @@
 #include "params.cuh"
 #include "poly.cuh"
 #include "rounding.cuh"
-#include "help.cuh"
 #include "sample.cuh"
 #include "warp_shared.cuh"
 
@@ -60,7 +48,7 @@
 
 namespace dg {
 
-template <class P, bool HELPERS = false>
+template <class P>
 struct SignTask {
     static constexpr int CANDIDATES = 32 / P::L;
     /** Iterations of L streams that fit the lanes ExpandA leaves idle in its one pass (0: none, or more passes). */
@@ -85,14 +73,7 @@ struct SignTask {
     /** The first iteration of block b, and its iterations. */
     static DG_HD int block_base(int b) { return b == 0 ? 0 : FIRST + (b - 1) * CANDIDATES; }
     static DG_HD int block_size(int b) { return b == 0 ? FIRST : CANDIDATES; }
-    /** Idle warps take blocks of this task once the device has no task left to start (help.cuh). */
-    static constexpr bool HELPS = HELPERS;
-    /** Blocks of one task tried at once, the owner's included: helpers beyond it only load the GPU. */
-    static constexpr int MAX_PENDING = 3;
-    static constexpr int WS_RECORD = WS_SIG + (P::SIG_BYTES + 15) / 16 * 4;
-    static constexpr int WS_WORDS = WS_RECORD + (HELPS ? (int)sizeof(HelpRecord) / 4 : 0);
-    static_assert(BLOCKS < (int)CLAIM_NEXT_MASK && (MAX_ITERATIONS + CANDIDATES) < (NO_KAPPA >> KAPPA_SHIFT),
-                  "block numbers and kappa fit the claim word and best");
+    static constexpr int WS_WORDS = WS_SIG + (P::SIG_BYTES + 15) / 16 * 4;
 
     struct Args {
         const uint8_t* sks;
@@ -106,12 +87,8 @@ struct SignTask {
     static DG_HD int32_t w_high(int32_t v) { return (int32_t)((uint32_t)v >> 24); }
     static DG_HD int32_t w_r0(int32_t v) { return (int32_t)((uint32_t)v << 8) >> 8; }
 
-    /**
-     * Signs task `task`. With HELPS, crew says where the launch's other workers are and whether
-     * helping may start (a null gate, as by default: never).
-     */
-    static DG_HD uint8_t run(int task, const Args& a, WarpShared& sh, int32_t* ws, const int32_t* zt,
-                             const Crew& crew = Crew{}) {
+    /** Signs task `task`. */
+    static DG_HD uint8_t run(int task, const Args& a, WarpShared& sh, int32_t* ws, const int32_t* zt) {
         const uint8_t* sk = a.sks + (size_t)task * P::SK_BYTES;
         const uint8_t* mu = a.mus + (size_t)task * CRH_BYTES;
         const uint8_t* rnd = a.rnds + (size_t)task * P::RND_BYTES;
@@ -164,81 +141,19 @@ struct SignTask {
         }
         warp::sync();
 
-        // This task's record: a new generation, closed to helpers.
-        HelpRecord* rec = record_of(ws);
-        if (HELPS) {
-            help::lane0([&] {
-                uint32_t g = claim_gen(help::load(&rec->claim)) + 1;
-                if (g == 0) g = 1;
-                help::store(&rec->claim, make_claim(g, 0, 0, false));
-                help::store(&rec->best, NO_KAPPA);
-                help::store(&rec->done, (uint64_t)0);
-                help::store(&rec->task, task + 1);
-                return 0;
-            });
-        }
-
         DG_NO_UNROLL
         for (int b = 0; b < BLOCKS; ++b) {
             draw(b, b == 0, sh, ws);
-            // Only a task whose first block failed opens (about 12 % of ML-DSA-44 tasks): for the
-            // others helpers would only draw blocks that are never needed.
-            if (HELPS && b > 0 && help::gate_open(crew.gate)) return closed(rec, run_opened(b, rec, sh, ws, zt, crew, sig));
             DG_NO_UNROLL
             for (int c = 0; c < block_size(b); ++c) {
                 if (attempt(ws + WS_Y + c * P::L * N, staged(ws), sh, ws, ws, zt)) {
                     copy_out(staged(ws), sig);
-                    return closed(rec, ABI_STATUS_OK);
+                    return ABI_STATUS_OK;
                 }
             }
         }
-        return closed(rec, ABI_STATUS_INVALID_KEY);
+        return ABI_STATUS_INVALID_KEY;
     }
-
-    /**
-     * The rest of a task that opens to helpers with block b drawn: its blocks are taken from its
-     * record from b + 1 on, by this warp and by helpers, every accepted signature is staged, and
-     * the outcome is written by whichever warp finishes the last block; returns it.
-     */
-    static DG_HD uint8_t run_opened(int b, HelpRecord* rec, WarpShared& sh, int32_t* ws, const int32_t* zt,
-                                    const Crew& crew, uint8_t* sig) {
-        const uint32_t gen = (uint32_t)help::lane0([&] { return (int)claim_gen(help::load(&rec->claim)); });
-        open_to_helpers(rec, gen, b, sh);
-        DG_NO_UNROLL
-        for (;;) {
-            finish_block(rec, gen, try_block(b, rec, staged(ws), sh, ws, ws, zt, crew), crew, sig);
-            uint32_t g = 0;
-            b = take_block(rec, &g, true);  // g == gen: only this warp starts a new generation
-            if (b < 0) break;
-            draw(b, false, sh, ws);
-        }
-        return (uint8_t)await_outcome(rec, gen);  // the generation is this warp's to end
-    }
-
-    /**
-     * Waits until the outcome of generation gen of the record's task is written and returns its
-     * status, or -1 once the owner has started a later generation (which only a helper can see).
-     */
-    static DG_HD int await_outcome(HelpRecord* rec, uint32_t gen) {
-        constexpr int WAITING = -2;
-        DG_NO_UNROLL
-        for (;;) {
-            const int d = help::lane0([&] {
-                const uint64_t done = help::load(&rec->done);
-                if ((uint32_t)(done >> 8) == gen) return (int)(done & 0xFF);
-                if (claim_gen(help::load(&rec->claim)) != gen) return -1;
-                help::pause();
-                return WAITING;
-            });
-            if (d != WAITING) {
-                help::publish_fence();
-                return d;
-            }
-        }
-    }
-
-    /** The record of the workspace slice `slice`. */
-    static DG_HD HelpRecord* record_of(int32_t* slice) { return reinterpret_cast<HelpRecord*>(slice + WS_RECORD); }
 
     /**
      * Copies a staged signature to the task's output, each store of the warp 32 consecutive bytes.
@@ -249,197 +164,17 @@ struct SignTask {
      */
     static DG_HD void copy_out(const uint8_t* from, uint8_t* sig) {
         warp::sync();  // every lane's stores of the staged signature come first
-        for (int i = (int)warp::lane(); i < P::SIG_BYTES; i += 32) sig[i] = help::load(&from[i]);
+        for (int i = (int)warp::lane(); i < P::SIG_BYTES; i += 32) sig[i] = atomic::load(&from[i]);
     }
 
     /** The staged signature in a workspace slice. */
     static DG_HD uint8_t* staged(int32_t* slice) { return reinterpret_cast<uint8_t*>(slice + WS_SIG); }
-
-    /** A task that never opened ends: its record holds no task. */
-    static DG_HD uint8_t closed(HelpRecord* rec, uint8_t status) {
-        if (HELPS) {
-            help::lane0([&] {
-                help::store(&rec->task, 0);
-                return 0;
-            });
-        }
-        return status;
-    }
 
     /** Draws y for block b of the task whose seeds are in sh (and expands A^ into ws first when with_a). */
     static DG_HD void draw(int b, bool with_a, WarpShared& sh, int32_t* ws) {
         warp::sync();  // the last iteration's reads of y^ in the staging rows come first
         run_lane_streams<P>(SignStreams<P>{with_a ? ws + WS_A : nullptr, ws + WS_Y, block_base(b), block_size(b)},
                             sh.seeds, sh.stage);
-    }
-
-    /**
-     * Opens the task to helpers with block b drawn and in hand: its rho'' and mu go to the record
-     * (its keys are in the workspace already), then the claim word hands out blocks from b + 1.
-     */
-    static DG_HD void open_to_helpers(HelpRecord* rec, uint32_t gen, int b, WarpShared& sh) {
-        const int l = (int)warp::lane();
-        if (l < 8) rec->rho2[l] = sh.seeds[4 + l];
-        else if (l < 16) rec->mu[l - 8] = reinterpret_cast<const uint64_t*>(sh.msg)[l - 8];
-        help::publish_fence();  // keys, rho'' and mu before the claim word that opens them
-        help::lane0([&] {
-            help::store(&rec->claim, make_claim(gen, 1, b + 1, true));
-            return 0;
-        });
-    }
-
-    /**
-     * Lane 0 takes the next block of the record's task, whatever its generation; returns it and
-     * the generation, or -1 when none may be taken (for a helper, also while MAX_PENDING blocks
-     * are being tried: the owner always takes the next block, so the task never stalls). The
-     * caller must finish a block it took.
-     */
-    static DG_HD int take_block(HelpRecord* rec, uint32_t* gen, bool owner) {
-        uint64_t taken = 0;
-        const int b = help::lane0([&] {
-            uint64_t c = help::load(&rec->claim);
-            for (;;) {
-                if (!claim_open(c) || claim_next(c) >= BLOCKS) return -1;
-                if (!owner && claim_pending(c) >= MAX_PENDING) return -1;
-                const uint64_t found = help::cas(&rec->claim, c, c + CLAIM_PENDING_ONE + 1);
-                if (found == c) {
-                    taken = c;
-                    help::fence();
-                    return claim_next(c);
-                }
-                c = found;
-            }
-        });
-        *gen = (uint32_t)help::lane0([&] { return (int)claim_gen(taken); });
-        help::publish_fence();  // every lane reads the task's state after the claim
-        return b;
-    }
-
-    /**
-     * Tries the drawn y of block b of the record's task in order, writing the signature to `out`,
-     * until one is accepted or a smaller kappa has been. Returns
-     * (kappa << KAPPA_SHIFT) | worker of the accepted kappa, or NO_KAPPA.
-     */
-    static DG_HD int32_t try_block(int b, HelpRecord* rec, uint8_t* out, WarpShared& sh, const int32_t* keys,
-                                   int32_t* own, const int32_t* zt, const Crew& crew) {
-        DG_NO_UNROLL
-        for (int c = 0; c < block_size(b); ++c) {
-            const int kappa = block_base(b) + c;
-            if ((help::lane0([&] { return help::load(&rec->best); }) >> KAPPA_SHIFT) < kappa) break;
-            if (attempt(own + WS_Y + c * P::L * N, out, sh, keys, own, zt)) return (kappa << KAPPA_SHIFT) | crew.me;
-        }
-        return NO_KAPPA;
-    }
-
-    /**
-     * Ends a block taken from the record: its accepted kappa (code, or NO_KAPPA) goes to best and
-     * closes the record to further blocks; the warp whose block was the last pending one once
-     * none may be taken writes the outcome into sig and then `done`.
-     */
-    static DG_HD void finish_block(HelpRecord* rec, uint32_t gen, int32_t code, const Crew& crew, uint8_t* sig) {
-        help::publish_fence();  // the staged signature before best names it
-        const int last = help::lane0([&] {
-            if (code != NO_KAPPA) {
-                help::min(&rec->best, code);
-                help::fence();
-                for (uint64_t c = help::load(&rec->claim), found; claim_open(c); c = found) {
-                    found = help::cas(&rec->claim, c, c & ~CLAIM_OPEN);
-                    if (found == c) break;
-                }
-                help::fence();
-            }
-            const uint64_t was = help::add(&rec->claim, (uint64_t)0 - CLAIM_PENDING_ONE);
-            help::fence();
-            return claim_pending(was) == 1 && (!claim_open(was) || claim_next(was) >= BLOCKS) ? 1 : 0;
-        });
-        if (!last) return;
-        const int32_t best = help::lane0([&] { return help::load(&rec->best); });
-        help::publish_fence();
-        uint8_t status = ABI_STATUS_INVALID_KEY;
-        if (best != NO_KAPPA) {
-            copy_out(staged(crew.slice(best & WORKER_MASK)), sig);
-            status = ABI_STATUS_OK;
-        }
-        help::fence_system();  // the signature reaches the host before the owner's status
-        warp::sync();
-        help::lane0([&] {
-            help::store(&rec->done, ((uint64_t)gen << 8) | status);
-            return 0;
-        });
-    }
-
-    /**
-     * After the launch has no task left for this warp: while the gate is open, takes blocks of
-     * tasks that other warps of the launch opened, until no warp holds a task any more. A warp
-     * that accepted a kappa waits for that task's outcome before it tries anything else, since
-     * its staged signature may be the one written out.
-     */
-    static DG_HD void help(const Args& a, WarpShared& sh, int32_t* ws, const int32_t* zt, const Crew& crew) {
-        if (!HELPS || crew.gate == nullptr || crew.workers <= 1) return;
-        const int l = (int)warp::lane();
-        int from = crew.me + 1;
-        // Polls for an open task back off from 2 to 128 µs: a scan reads a word of every worker.
-        uint32_t backoff = 2000;
-        auto back_off = [&] {
-            help::lane0([&] {
-                help::pause(backoff);
-                return 0;
-            });
-            backoff = backoff < 128000 ? 2 * backoff : backoff;
-        };
-        help::GatePoller gate{crew.gate};
-        DG_NO_UNROLL
-        for (;;) {
-            if (!gate.open()) return;
-            // The first open record after `from`, and whether any worker still holds a task.
-            int target = -1;
-            bool holding = false;
-            for (int base = 0; base < crew.workers && target < 0; base += 32) {
-                const int w = (from + base + l) % crew.workers;
-                bool open = false, holds = false;
-                if (base + l < crew.workers && w != crew.me) {
-                    HelpRecord* r = record_of(crew.slice(w));
-                    const uint64_t c = help::load(&r->claim);
-                    open = claim_open(c) && claim_next(c) < BLOCKS && claim_pending(c) < MAX_PENDING;
-                    holds = help::load(&r->task) != 0;
-                }
-                const uint32_t bits = warp::ballot(open);
-                holding |= warp::any(holds);
-                if (bits != 0) target = (from + base + warp::popc((bits & (0u - bits)) - 1u)) % crew.workers;
-            }
-            if (target < 0) {
-                if (!holding) return;
-                back_off();
-                continue;
-            }
-            HelpRecord* rec = record_of(crew.slice(target));
-            bool helped = false;
-            DG_NO_UNROLL
-            for (;;) {
-                uint32_t gen = 0;
-                const int b = take_block(rec, &gen, false);
-                if (b < 0) break;
-                helped = true;
-                // The task's rho'' and mu: fixed while a block of this generation is pending.
-                if (l < 8) sh.seeds[4 + l] = help::load(&rec->rho2[l]);
-                else if (l < 16) reinterpret_cast<uint64_t*>(sh.msg)[l - 8] = help::load(&rec->mu[l - 8]);
-                const int task = help::lane0([&] { return help::load(&rec->task); }) - 1;
-                warp::sync();
-                draw(b, false, sh, ws);
-                const int32_t code = try_block(b, rec, staged(ws), sh, crew.slice(target), ws, zt, crew);
-                finish_block(rec, gen, code, crew, a.sigs + (size_t)task * P::SIG_BYTES);
-                // This warp's staged signature may be the outcome: it stays untouched until the
-                // outcome is written (or the owner has moved on to its next task).
-                if (code != NO_KAPPA) await_outcome(rec, gen);
-                if (!gate.open()) return;
-            }
-            from = target + 1;
-            if (helped) {
-                backoff = 2000;
-            } else {
-                back_off();  // taken by others meanwhile: as after an empty scan
-            }
-        }
     }
 
     /** Where y^ lives: the staging rows when it fits there, else the workspace. */
@@ -577,10 +312,6 @@ struct SignTask {
         return true;
     }
 };
-
-/** Signing with idle warps helping (the sign_<set>_help entry points). */
-template <class P>
-using HelpingSignTask = SignTask<P, true>;
 
 }  // namespace dg
 

@@ -27,8 +27,6 @@ template <class P>
 struct VerifyTask {
     /** Statuses are read after the launch ends: no system-scope fence per task (schedule.cuh). */
     static constexpr bool STATUS_PUBLISHES = false;
-    /** Each task runs on its warp alone (help.cuh). */
-    static constexpr bool HELPS = false;
     static constexpr int WS_A = 0;
     static constexpr int WS_Z = WS_A + P::K * P::L * N;
     static constexpr int WS_WORDS = WS_Z + P::L * N;

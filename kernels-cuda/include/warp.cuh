@@ -90,6 +90,14 @@ DG_HD uint32_t lanes_below() {
     return (1u << lane()) - 1u;
 }
 
+/** op() on lane 0 alone, its result on every lane. */
+template <class Op>
+DG_HD auto lane0(Op op) -> decltype(op()) {
+    decltype(op()) v{};
+    if (lane() == 0) v = op();
+    return shfl(v, 0);
+}
+
 /** Exclusive prefix count of p over the lanes, and the total through *total. */
 DG_HD int prefix_count(bool p, int* total) {
     const uint32_t b = ballot(p);

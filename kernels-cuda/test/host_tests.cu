@@ -5,7 +5,7 @@
  * emulated) against the known-answer vectors and a plain reference implementation.
  *
  * Usage: host_tests <vectors.txt> [tasks per (op, set) for the emulated KAT pass, default 2]
- *                   [rounds of helping launches per set, times 3 (default 2, 1 for ML-DSA-87)]
+ *                   [rounds of emulated signing launches per set, times 3 (default 1)]
  * Exit status 0 only when every check passed. Built by test/build-host-tests.sh.
  */
 #include <algorithm>
@@ -508,101 +508,37 @@ void differential_for(const char* name, int rounds) {
 }
 
 /**
- * The help gate alone: shut without a host count, while a counted launch has not started (even
- * when a worker of it took a task before its first block counted its tasks), and while any task
- * is left to take; open otherwise.
- */
-void test_gate() {
-    uint32_t launched = 0;
-    HelpGate off{0, 0, nullptr};
-    help::launch_started(&off, 3);
-    CHECK(!help::gate_open_lane0(&off), "gate without a host count: shut");
-    CHECK(!help::gate_open_lane0(nullptr), "no gate: shut");
-    HelpGate g{0, 0, &launched};
-    CHECK(help::gate_open_lane0(&g), "nothing launched: open");
-    launched = 1;  // the host counts a launch before it submits it
-    CHECK(!help::gate_open_lane0(&g), "a counted launch not started: shut");
-    help::launch_started(&g, 2);
-    CHECK(!help::gate_open_lane0(&g), "two tasks left: shut");
-    help::task_taken(&g);
-    help::task_taken(&g);
-    CHECK(help::gate_open_lane0(&g), "every task taken, every launch started: open");
-    launched = 2;
-    help::task_taken(&g);  // a worker of launch 2 before its first block counted the launch's tasks
-    CHECK(!help::gate_open_lane0(&g), "launch 2 counted, not started (unclaimed below 0): shut");
-    help::launch_started(&g, 1);
-    CHECK(help::gate_open_lane0(&g), "launch 2 started, its task taken: open");
-    launched = 4;
-    help::launch_started(&g, 5);
-    for (int i = 0; i < 5; ++i) help::task_taken(&g);
-    CHECK(!help::gate_open_lane0(&g), "one of two new launches started, its tasks all taken: shut");
-    std::printf("  help gate: shut without a count, for launches not started and tasks left; open otherwise\n");
-}
-
-/**
  * One launch of n tasks on `warps` emulated warps, interleaved at every warp primitive (in turn,
- * or in a random order drawn from a nonzero `shuffle`), through
- * the kernels' worker loop: a shared task counter, the help gate (open once every task is taken,
- * or off), help records in a zeroed workspace. A watcher warp counts the tasks whose accepted
- * kappa a helper found. Checks that every workspace slice is zero and the gate's count back at
- * 0 afterwards. Returns the statuses. T: HelpingSignTask<P> (sign_<set>_help) or SignTask<P>.
+ * or in a random order drawn from a nonzero `shuffle`), through the kernels' worker loop: one
+ * shared task counter, a workspace slice per warp. Checks that every task was taken once and
+ * every workspace slice is zero afterwards. Returns the statuses.
  */
 template <class T>
-std::vector<uint8_t> emulate_launch(const typename T::Args& args, int n, int warps, bool gate_on,
-                                    uint64_t shuffle, int* helper_wins) {
+std::vector<uint8_t> emulate_launch(const typename T::Args& args, int n, int warps, uint64_t shuffle) {
     const int workers = std::min(warps, n);
     std::vector<WarpShared> shared(workers);
-    std::vector<int32_t> ws((size_t)workers * T::WS_WORDS, 0);
+    std::vector<int32_t> ws((size_t)workers * T::WS_WORDS, 0x5A5A5A5A);
     std::vector<uint8_t> status(n, 0xEE);
     uint32_t next = 0;
-    const uint32_t launched = 1;
-    HelpGate gate{0, 0, gate_on ? &launched : nullptr};
-    help::launch_started(&gate, n);
-    int finished = 0;
-    std::vector<int32_t> seen(workers, NO_KAPPA);
-    *helper_wins = 0;
-    dgtest::run_warps(workers + 1, [&](int w) {
-        if (w == workers) {
-            // The watcher: polls every record between the workers' primitives.
-            while (finished < workers) {
-                for (int o = 0; o < workers; ++o) {
-                    if (!T::HELPS) break;  // no help records
-                    const HelpRecord* r = T::record_of(ws.data() + (size_t)o * T::WS_WORDS);
-                    const int32_t best = r->best;
-                    if (best != NO_KAPPA && best != seen[o] && best != 0) {
-                        seen[o] = best;
-                        if ((best & WORKER_MASK) != o && warp::lane() == 0) ++*helper_wins;
-                    }
-                }
-                warp::sync();
-            }
-            return;
-        }
-        const Crew crew{reinterpret_cast<uint8_t*>(ws.data()), (long long)T::WS_WORDS * 4, workers, w, &gate};
-        worker_loop<T>(args, status.data(), n, &next, shared[w], ws.data() + (size_t)w * T::WS_WORDS, zeta_table(),
-                       crew);
-        if (warp::lane() == 0) ++finished;
+    dgtest::run_warps(workers, [&](int w) {
+        worker_loop<T>(args, status.data(), n, &next, shared[w], ws.data() + (size_t)w * T::WS_WORDS, zeta_table());
     }, shuffle);
+    CHECK(next == (uint32_t)(n + workers), "each worker took tasks until none was left: counter %u, %d tasks, %d workers",
+          next, n, workers);
     CHECK(std::all_of(ws.begin(), ws.end(), [](int32_t v) { return v == 0; }),
-          "every workspace slice, help records included, is zero after the launch");
-    CHECK(gate.unclaimed == 0 && gate.started == 1, "the gate's counts after the launch: %d unclaimed, %u started",
-          gate.unclaimed, gate.started);
+          "every workspace slice is zero after the launch");
     return status;
 }
 
 /**
- * Signing by a launch's warps that help each other once the gate opens (emulated, interleaved
- * at every warp primitive): every signature equals the reference's, whichever warp accepted it,
- * with as many warps as tasks (a slow task and a fast one: the fast one's warp helps) and fewer
- * (7 tasks on 4 warps, 16 on 8: they help at the end, several on one task), a key that never
- * signs (s1 out of range) failing alone; and with the gate off, the same signatures and no
- * helper. With the gate open each round runs twice: the warps in turn, and in a random order.
- * The plain SignTask<P> (sign_<set>) with the gate open: the same signatures and no helper.
+ * Signing launches of several tasks on fewer or as many warps (2 tasks on 2 warps, 7 on 4, 16 on
+ * 8), the warps in turn and in a random order: every signature equals the reference's, and a key
+ * that never signs (s1 out of range) fails alone.
  */
 template <class P>
-void helping_for(const char* name, int rounds) {
+void launch_for(const char* name, int rounds) {
     using Ref = dgtest::RefScheme<P>;
-    int agree = 0, helper_wins = 0, slow = 0;
+    int agree = 0;
     for (int t = 0; t < rounds; ++t) {
         const int n = t % 3 == 0 ? 2 : t % 3 == 1 ? 7 : 16;
         const int warps = t % 3 == 0 ? 2 : t % 3 == 1 ? 4 : 8;
@@ -613,22 +549,8 @@ void helping_for(const char* name, int rounds) {
             Bytes seed(32), pk(P::PK_BYTES);
             for (auto& b : seed) b = (uint8_t)rng();
             Ref::keygen(seed.data(), pk.data(), sks.data() + (size_t)i * P::SK_BYTES);
-            // With two tasks, task 0 slow (its first accepted iteration beyond its first two
-            // blocks) and task 1 fast (accepted at its first or second iteration): the warp of
-            // task 1 then helps with task 0. (Round 3.1's y comes from rho' = rnd alone: a new mu
-            // hardly changes which iteration passes, so both are drawn again.)
-            for (int iterations = 0;;) {
-                for (int j = 0; j < P::RND_BYTES; ++j) rnds[(size_t)i * P::RND_BYTES + j] = (uint8_t)rng();
-                for (int j = 0; j < 64; ++j) mus[(size_t)i * 64 + j] = (uint8_t)rng();
-                if (n > 2) break;
-                Bytes scratch(P::SIG_BYTES);
-                Ref::sign(sks.data() + (size_t)i * P::SK_BYTES, mus.data() + (size_t)i * 64,
-                          rnds.data() + (size_t)i * P::RND_BYTES, scratch.data(), &iterations);
-                if (i == 0 ? iterations > SignTask<P>::block_base(2) : iterations <= 2) {
-                    slow += i == 0;
-                    break;
-                }
-            }
+            for (int j = 0; j < P::RND_BYTES; ++j) rnds[(size_t)i * P::RND_BYTES + j] = (uint8_t)rng();
+            for (int j = 0; j < 64; ++j) mus[(size_t)i * 64 + j] = (uint8_t)rng();
         }
         if (n > 2) {
             // Task 1: s1's first coefficient packed as eta - 15 (out of range): INVALID_KEY.
@@ -638,55 +560,39 @@ void helping_for(const char* name, int rounds) {
             want[i] = Ref::sign(sks.data() + (size_t)i * P::SK_BYTES, mus.data() + (size_t)i * 64,
                                 rnds.data() + (size_t)i * P::RND_BYTES, expect.data() + (size_t)i * P::SIG_BYTES);
         }
-        bool ok = true;
-        for (const int mode : {0, 1, 2, 3}) {
-            // Gate open with the warps in turn, open with them shuffled, off; the plain task, gate open.
-            const bool gate_on = mode != 2;
+        bool ok = n <= 2 || want[1] == ABI_STATUS_INVALID_KEY;
+        for (const bool shuffled : {false, true}) {
             Bytes sigs((size_t)n * P::SIG_BYTES, 0xCC);
-            int wins = 0;
-            const uint64_t shuffle = mode == 1 ? 0x9E3779B97F4A7C15ull * (uint64_t)(t + 1) : 0;
+            const uint64_t shuffle = shuffled ? 0x9E3779B97F4A7C15ull * (uint64_t)(t + 1) : 0;
             const std::vector<uint8_t> got =
-                mode == 3 ? emulate_launch<SignTask<P>>({sks.data(), mus.data(), rnds.data(), sigs.data()}, n, warps,
-                                                        true, shuffle, &wins)
-                          : emulate_launch<HelpingSignTask<P>>({sks.data(), mus.data(), rnds.data(), sigs.data()}, n,
-                                                               warps, gate_on, shuffle, &wins);
+                emulate_launch<SignTask<P>>({sks.data(), mus.data(), rnds.data(), sigs.data()}, n, warps, shuffle);
             for (int i = 0; i < n; ++i) {
                 bool same = got[i] == want[i];
                 if (same && want[i] == ABI_STATUS_OK) {
                     same = std::memcmp(sigs.data() + (size_t)i * P::SIG_BYTES,
                                        expect.data() + (size_t)i * P::SIG_BYTES, P::SIG_BYTES) == 0;
                 }
-                CHECK(same, "helping %s round %d, gate %s: task %d status %d (reference %d)%s", name, t,
-                      mode == 0 ? "open" : mode == 1 ? "open, shuffled" : mode == 2 ? "off" : "open, plain task", i,
-                      got[i], want[i],
-                      same ? "" : ", or its signature differs");
+                CHECK(same, "launch %s round %d%s: task %d status %d (reference %d)%s", name, t,
+                      shuffled ? ", shuffled" : "", i, got[i], want[i], same ? "" : ", or its signature differs");
                 ok &= same;
             }
-            if (mode < 2) {
-                helper_wins += wins;
-            } else {
-                CHECK(wins == 0, "helping %s round %d: no helper with the gate off or a plain task", name, t);
-            }
         }
-        if (n > 2) ok &= want[1] == ABI_STATUS_INVALID_KEY;
         agree += ok;
-        CHECK(ok, "helping %s round %d (%d tasks, %d warps)", name, t, n, warps);
+        CHECK(ok, "launch %s round %d (%d tasks, %d warps)", name, t, n, warps);
     }
-    CHECK(helper_wins > 0, "helping %s: a helper accepted some task's kappa (%d slow tasks)", name, slow);
-    std::printf("  helping %-11s %d/%d (2, 7 or 16 tasks on 2, 4 or 8 warps, in turn or shuffled; gate open and off; plain task; "
-                "signatures == reference; "
-                "%d won by helpers)\n", name, agree, rounds, helper_wins);
+    std::printf("  launch %-11s %d/%d (2, 7 or 16 signing tasks on 2, 4 or 8 warps, in turn or shuffled; "
+                "signatures == reference)\n", name, agree, rounds);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s <vectors.txt> [emulated tasks per group] [helping rounds / 3]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s <vectors.txt> [emulated tasks per group] [launch rounds / 3]\n", argv[0]);
         return 2;
     }
     const int per_group = argc > 2 ? std::atoi(argv[2]) : 2;
-    const int helping = argc > 3 ? std::max(1, std::atoi(argv[3])) : 0;
+    const int launches = argc > 3 ? std::max(1, std::atoi(argv[3])) : 1;
     const auto t0 = std::chrono::steady_clock::now();
     const std::vector<Record> vectors = dgtest::read_vectors(argv[1]);
     std::printf("host tests (%zu vector records)\n", vectors.size());
@@ -702,10 +608,9 @@ int main(int argc, char** argv) {
     differential_for<Dilithium3>("Dilithium3", 1);
     differential_for<MlDsa44>("ML-DSA-44", 2);
     differential_for<MlDsa87>("ML-DSA-87", 1);
-    test_gate();
-    helping_for<MlDsa44>("ML-DSA-44", 3 * (helping > 0 ? helping : 2));
-    helping_for<Dilithium3>("Dilithium3", 3 * (helping > 0 ? helping : 2));
-    helping_for<MlDsa87>("ML-DSA-87", 3 * (helping > 0 ? helping : 1));
+    launch_for<MlDsa44>("ML-DSA-44", 3 * launches);
+    launch_for<Dilithium3>("Dilithium3", 3 * launches);
+    launch_for<MlDsa87>("ML-DSA-87", 3 * launches);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("%d checks, %d failures (%.1f s)\n", g_checks, g_failures, secs);
     return g_failures == 0 ? 0 : 1;

@@ -11,9 +11,6 @@
  * Usage: kernel_bench [tasks (default 10000)] [runs (default 10)] [filter: substring of
  *        "<op>_<set>", default all] [streams (default 1): launches of tasks/streams in parallel]
  * Prints one line per entry point: median ms, ops/s, and the launch configuration.
- * DG_HELP=1 counts every launch in mapped host memory for the kernels' help gate (help.cuh) and
- * signs with the sign_<set>_help entry points, as the provider does with dilithiumgpu.cuda.help=true:
- * idle signing warps then help at the end.
  * DG_H2H=up|ud|sp|sd|mp|md adds a host-to-host line after each signing line (bench_sign_h2h).
  * DG_HOSTMEM=register keeps the host-to-host records in registered rather than cudaHostAlloc memory.
  * DG_DIRTY=1 has the host write the signature records before each host-to-host run.
@@ -88,17 +85,6 @@ uint8_t* device_alloc(size_t bytes) {
     return d;
 }
 
-/** The help gate's launch count (DG_HELP=1), in mapped host memory; null: helping off. */
-uint32_t* g_launched = nullptr;
-
-void enable_help() {
-    CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&g_launched), sizeof(uint32_t), cudaHostAllocMapped));
-    *g_launched = 0;
-    uint32_t* mapped = nullptr;
-    CHECK_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped), g_launched, 0));
-    CHECK_CUDA(cudaMemcpyToSymbol(dg_help_gate, &mapped, sizeof(mapped), offsetof(dg::HelpGate, launched)));
-}
-
 /** Per stream: scratch counters and workspace for one launch of `n` tasks. */
 struct Slot {
     cudaStream_t stream;
@@ -113,8 +99,6 @@ std::vector<Slot> make_slots(const Cfg& c, int per_stream) {
         CHECK_CUDA(cudaMalloc(&s.scratch, ABI_SCRATCH_WORDS * 4));
         const long workers = std::min<long>(per_stream, (long)grid_for(c, per_stream) * c.tasks);
         CHECK_CUDA(cudaMalloc(&s.workspace, std::max<long>(1, workers * c.workspace)));
-        // Help records must start zero (help.cuh); the workers zero their slices as they exit.
-        CHECK_CUDA(cudaMemset(s.workspace, 0, std::max<long>(1, workers * c.workspace)));
     }
     return slots;
 }
@@ -397,16 +381,13 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "DG_H2H must be one of up, ud, sp, sd, mp, md\n");
         return 2;
     }
-    const bool help = std::getenv("DG_HELP") != nullptr && std::atoi(std::getenv("DG_HELP")) != 0;
-    if (help) enable_help();
     cudaDeviceProp prop;
     CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
     g_sms = prop.multiProcessorCount;
-    std::printf("kernel_bench: %s, %d SMs; %d tasks, %d streams, median of %d runs (device to device)%s\n", prop.name,
-                g_sms, n, g_streams, g_runs, help ? "; idle signing warps help (DG_HELP=1)" : "");
+    std::printf("kernel_bench: %s, %d SMs; %d tasks, %d streams, median of %d runs (device to device)\n", prop.name,
+                g_sms, n, g_streams, g_runs);
 #define DG_BENCH(tag, PARAMS)                                                                               \
-    bench_set<dg::PARAMS>(#tag, keygen_##tag, read_cfg(keygen_##tag##_cfg), help ? sign_##tag##_help : sign_##tag,   \
-                          help ? read_cfg(sign_##tag##_help_cfg) : read_cfg(sign_##tag##_cfg),                     \
+    bench_set<dg::PARAMS>(#tag, keygen_##tag, read_cfg(keygen_##tag##_cfg), sign_##tag, read_cfg(sign_##tag##_cfg), \
                           verify_##tag, read_cfg(verify_##tag##_cfg), n)
     DG_BENCH(dilithium2, Dilithium2);
     DG_BENCH(dilithium3, Dilithium3);

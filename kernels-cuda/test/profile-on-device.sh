@@ -3,10 +3,7 @@
 # and the compute-sanitizer checks, each logged under $OUT (default ./out).
 #
 # Usage: profile-on-device.sh <kernel_bench binary> [steps...]
-#   steps: bench (default), help, ncu, memcheck, racecheck
-#   help: signing with and without idle warps helping (DG_HELP=1 / 0), alternated twice, at
-#         10,000 tasks over 8 streams, 512 tasks in one launch and 100,000 in one; then memcheck
-#         with helping on
+#   steps: bench (default), ncu, memcheck, racecheck
 # Build the binary where nvcc is (no GPU needed):
 #   nvcc -std=c++17 -O3 -lineinfo -arch=sm_90 -Ikernels-cuda/include -o kernel_bench kernels-cuda/test/kernel_bench.cu
 set -uo pipefail
@@ -20,16 +17,6 @@ for step in "$@"; do
             "$bench" 10000 10 all 1 2>&1 | tee "$out/kernel-bench-10k.log"
             "$bench" 10000 10 all 4 2>&1 | tee "$out/kernel-bench-10k-4streams.log"
             "$bench" 100000 5 all 1 2>&1 | tee "$out/kernel-bench-100k.log" ;;
-        help)
-            for round in 1 2; do
-                for h in 1 0; do
-                    DG_HELP=$h "$bench" 10000 10 sign 8 2>&1
-                    DG_HELP=$h "$bench" 512 20 sign_mldsa44 1 2>&1
-                    DG_HELP=$h "$bench" 100000 3 sign_mldsa44 1 2>&1
-                done
-            done | tee "$out/kernel-bench-help.log"
-            DG_HELP=1 timeout 300 compute-sanitizer --tool memcheck "$bench" 300 1 sign 2 2>&1 | tail -5 \
-                | tee "$out/memcheck-help.log" ;;
         ncu)
             for e in keygen_mldsa44 sign_mldsa44 verify_mldsa44; do
                 timeout 180 ncu --section SpeedOfLight --section Occupancy --section LaunchStats \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs the host test program: the kernels' task code (device helpers compiled for the
-# host, warp-level code under the SIMT emulator, helping warps interleaved) against the shared
+# host, warp-level code under the SIMT emulator, a launch's warps interleaved) against the shared
 # known-answer vectors and a plain reference. The GPU-free guard of the kernels in every build.
 #
 # Usage: test/run-host-tests.sh <kat-vectors dir>

@@ -78,7 +78,7 @@ public final class SweepCli extends Subcommand {
 
     @Option(names = "--streams", paramLabel = "LIST", split = ",", converter = OptionTypes.PositiveCount.class,
             description = "cuda only: streams per GPU to sweep, e.g. 1,2,4,8 (default: the configured "
-                    + CudaConfig.PREFIX + "streams)")
+                    + CudaConfig.STREAMS_PROPERTY + ")")
     List<Integer> streams;
 
     @Option(names = "--runs", paramLabel = "N", converter = OptionTypes.PositiveCount.class,
@@ -229,7 +229,7 @@ public final class SweepCli extends Subcommand {
         if (streams == CONFIGURED_STREAMS) {
             return Backends.cuda(configured);
         }
-        return Backends.cuda(configured.withStreamsPerDevice(streams));
+        return Backends.cuda(configured.toBuilder().streamsPerDevice(streams).build());
     }
 
     private static void sweep(Backend backend, String label, int streams, Plan plan, List<Point> points,

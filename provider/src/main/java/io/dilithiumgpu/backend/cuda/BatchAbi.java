@@ -52,15 +52,6 @@ final class BatchAbi {
         };
     }
 
-    /**
-     * The entry point of an operation, {@code helping} or not: {@code keygen_<tag>},
-     * {@code sign_<tag>} or, helping, {@code sign_<tag>_help} (idle warps help other tasks'
-     * rejection loops behind the help gate), {@code verify_<tag>}.
-     */
-    static String entryName(ParameterSet p, Operation op, boolean helping) {
-        return entryName(p, op) + (helping && op == Operation.SIGN ? "_help" : "");
-    }
-
     /** The entry point of an operation: {@code keygen_<tag>}, {@code sign_<tag>}, {@code verify_<tag>}. */
     static String entryName(ParameterSet p, Operation op) {
         String verb = switch (op) {

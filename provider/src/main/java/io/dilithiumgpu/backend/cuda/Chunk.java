@@ -37,7 +37,7 @@ final class Chunk {
     TaskListener early;
     /**
      * Whether the kernel writes the outputs and statuses into host memory (signing on
-     * {@link #pinned} memory, always with {@link #early}) instead of the slot downloading them.
+     * {@link #pinned} memory) instead of the slot downloading them.
      */
     boolean publish;
     /**

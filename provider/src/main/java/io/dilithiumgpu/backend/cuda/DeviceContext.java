@@ -15,9 +15,9 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * One GPU: its primary context, the kernel module loaded into it and the eighteen entry points it
- * launches (three operations × six parameter sets; signing's helping ones when helping is on) with
- * their checked launch configurations.
+ * One GPU: its primary context, the kernel module loaded into it, the eighteen entry points it
+ * launches (three operations × six parameter sets) with their checked launch configurations, and
+ * the {@link UploadLane} its slots' input copies go through.
  *
  * <p>Ownership: the context is retained on open and released on {@link #close()}; the module is
  * loaded and unloaded with it. Threads that use the device call {@link #bind(String)} first
@@ -32,9 +32,6 @@ final class DeviceContext implements AutoCloseable {
     private final String description;
     private final int multiprocessors;
     private CUmodule module;
-    /** The launch count of the kernels' help gate; null when helping is off. */
-    private LaunchCounter launches;
-    /** The stream every slot's input copies go through; null when each slot uploads on its own stream. */
     private UploadLane uploads;
     private final Map<ParameterSet, Map<Operation, Kernel>> kernels = new EnumMap<>(ParameterSet.class);
     private boolean closed;
@@ -49,15 +46,13 @@ final class DeviceContext implements AutoCloseable {
 
     /**
      * Sets how device {@code ordinal}'s primary context waits ({@code sync}), retains the context,
-     * loads {@code fatbin} into it and resolves every entry point; with {@code help}, attaches a
-     * {@link LaunchCounter} to the module's help gate; with {@code orderedUploads}, opens the
-     * {@link UploadLane} its slots' copies go through.
+     * loads {@code fatbin} into it, resolves every entry point and opens the {@link UploadLane}
+     * its slots' copies go through.
      *
      * @throws CudaLoader.Unavailable when the module or an entry point cannot be used on this device
      * @throws BackendException       on any other CUDA error
      */
-    static DeviceContext open(int ordinal, byte[] fatbin, CudaConfig.Sync sync, boolean help,
-                              boolean orderedUploads) throws CudaLoader.Unavailable {
+    static DeviceContext open(int ordinal, byte[] fatbin, CudaConfig.Sync sync) throws CudaLoader.Unavailable {
         CUdevice device = new CUdevice();
         CudaCall.check("cuDeviceGet(" + ordinal + ")", () -> JCudaDriver.cuDeviceGet(device, ordinal));
         int multiprocessors = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
@@ -74,19 +69,8 @@ final class DeviceContext implements AutoCloseable {
         try {
             d.bind("opening");
             d.module = CudaLoader.loadModule(fatbin, device);
-            if (orderedUploads) {
-                d.uploads = UploadLane.open("device " + ordinal);
-            }
-            if (help) {
-                try {
-                    d.launches = LaunchCounter.attach(d.module, "device " + ordinal);
-                } catch (RuntimeException e) {
-                    // The kernels run as well without it: their gate stays shut.
-                    LOG.log(System.Logger.Level.WARNING, description + ": signing warps will not help each other: "
-                            + e.getMessage());
-                }
-            }
-            d.resolveKernels(d.launches != null);
+            d.uploads = UploadLane.open("device " + ordinal);
+            d.resolveKernels();
             done = true;
             return d;
         } finally {
@@ -96,14 +80,14 @@ final class DeviceContext implements AutoCloseable {
         }
     }
 
-    /** Looks up every entry point; signing's helping ones ({@code sign_<set>_help}) when {@code helping}. */
-    private void resolveKernels(boolean helping) throws CudaLoader.Unavailable {
+    /** Looks up every entry point. */
+    private void resolveKernels() throws CudaLoader.Unavailable {
         int sharedOptIn = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
                 "opt-in shared memory per block", ordinal);
         for (ParameterSet p : ParameterSet.values()) {
             Map<Operation, Kernel> byOp = new EnumMap<>(Operation.class);
             for (Operation op : Operation.values()) {
-                byOp.put(op, resolve(BatchAbi.entryName(p, op, helping), sharedOptIn));
+                byOp.put(op, resolve(BatchAbi.entryName(p, op), sharedOptIn));
             }
             kernels.put(p, byOp);
         }
@@ -181,33 +165,9 @@ final class DeviceContext implements AutoCloseable {
     /** For logs: ordinal, name, compute capability, multiprocessors. */
     String description() { return description; }
 
-    /** Counts a launch about to be submitted on this device (the help gate's count), when helping is on. */
-    void launchSubmitting() {
-        if (launches != null) {
-            launches.submitting();
-        }
-    }
-
-    /** Counts out a launch the driver refused after {@link #launchSubmitting()}. */
-    void launchRefused() {
-        if (launches != null) {
-            launches.refused();
-        }
-    }
-
-    /** The lane the slots' input copies go through; null when each slot uploads on its own stream. */
+    /** The lane the slots' input copies go through. */
     UploadLane uploads() {
         return uploads;
-    }
-
-    /** Whether this device's signing warps may help each other (helping on and its gate set up). */
-    boolean helps() {
-        return launches != null;
-    }
-
-    /** Launches counted for the help gate; -1 when helping is off (or could not be set up). */
-    int launchesCounted() {
-        return launches == null ? -1 : launches.count();
     }
 
     Kernel kernel(ParameterSet p, Operation op) {
@@ -255,9 +215,6 @@ final class DeviceContext implements AutoCloseable {
             }
             if (module != null) {
                 JCudaDriver.cuModuleUnload(module);
-            }
-            if (launches != null) {
-                launches.close();
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "unloading the kernels from " + description + " failed: " + e.getMessage());

@@ -77,9 +77,7 @@ final class DeviceSet implements AutoCloseable {
         }
         this.description = d + "; " + config.streamsPerDevice() + " streams per device, " + config.slotTasks()
                 + " tasks per stream, " + config.sync().name().toLowerCase(java.util.Locale.ROOT) + " waits, "
-                + CudaLoader.connections()
-                + (config.orderedUploads() ? ", inputs uploaded through one stream per device" : "")
-                + (devices.stream().anyMatch(DeviceContext::helps) ? ", idle signing warps help at the end of the work" : "");
+                + CudaLoader.connections();
         for (ParameterSet p : ParameterSet.values()) {
             Map<Operation, Integer> byOp = new EnumMap<>(Operation.class);
             for (Operation op : Operation.values()) {
@@ -111,7 +109,7 @@ final class DeviceSet implements AutoCloseable {
         boolean done = false;
         try {
             for (int ordinal = 0; ordinal < count; ordinal++) {
-                devices.add(DeviceContext.open(ordinal, fatbin, config.sync(), config.help(), config.orderedUploads()));
+                devices.add(DeviceContext.open(ordinal, fatbin, config.sync()));
             }
             int[] fit = new int[devices.size()];
             for (int d = 0; d < fit.length; d++) {
@@ -224,7 +222,7 @@ final class DeviceSet implements AutoCloseable {
             Chunk c = new Chunk(params, op, bounds[i], bounds[i + 1] - bounds[i], arrays, pinned, views);
             c.sleep = sleep;
             c.early = pinned != null && op == Operation.SIGN ? early : null;
-            c.publish = pinned != null && op == Operation.SIGN && (early != null || config.publish());
+            c.publish = pinned != null && op == Operation.SIGN;
             c.ordered = bounds.length > 2;
             chunks.add(c);
         }

@@ -74,8 +74,6 @@ final class StreamSlot implements AutoCloseable {
     private final DeviceContext device;
     private final int index;
     private final HostCopier copier;
-    /** Chunk times for naps after a launch; null when the slot does not nap ({@link CudaConfig.Sync#naps()}). */
-    private final GpuTimeModel naps;
     private final long blockBytes;
     private final long workspaceBytes;
     private final CUstream stream = new CUstream();
@@ -117,7 +115,6 @@ final class StreamSlot implements AutoCloseable {
         this.index = index;
         this.reported = new boolean[slotTasks];
         this.copier = copier;
-        this.naps = sync.naps() ? new GpuTimeModel() : null;
         this.sleeper = sync.sleepsForLoneChunks();
         this.blockBytes = blockBytes;
         this.workspaceBytes = workspaceBytes;
@@ -127,8 +124,8 @@ final class StreamSlot implements AutoCloseable {
      * Creates the stream and allocates the slot's memory on {@code device}.
      *
      * @param slotTasks the most tasks one launch holds
-     * @param sync      how the worker waits: it naps after a launch ({@link CudaConfig.Sync#NAP}),
-     *                  or sleeps through chunks marked {@link Chunk#sleep} ({@link CudaConfig.Sync#ADAPTIVE})
+     * @param sync      how the worker waits: it sleeps through chunks marked {@link Chunk#sleep}
+     *                  under {@link CudaConfig.Sync#ADAPTIVE}
      * @throws BackendException when a CUDA call fails (typically CUDA_ERROR_OUT_OF_MEMORY)
      */
     static StreamSlot open(DeviceContext device, int index, int slotTasks, HostCopier copier, CudaConfig.Sync sync) {
@@ -360,12 +357,8 @@ final class StreamSlot implements AutoCloseable {
                         () -> JCudaDriver.cuEventSynchronize(l.uploadDone));
                 zeroHostRegions(layout, true);
             }
-            nap(c, l.packed);
             awaitStream(c.sleep, where);
             computed = System.nanoTime();
-            if (naps != null) {
-                naps.record(c.params, c.op, c.count, computed - l.packed);
-            }
             checkStatus(c, layout, l.kernel);
             if (l.direct) {
                 unpackDirect(c, layout);
@@ -386,17 +379,6 @@ final class StreamSlot implements AutoCloseable {
                 stats.chunkRan(c.count, l.started - c.queuedNanos, l.packed - l.started, computed - l.packed,
                         l.submitted - l.packed, unpacked - computed, System.nanoTime() - wipeStart, c.sleep);
             }
-        }
-    }
-
-    /** Sleeps, when this slot naps, through part of the GPU time expected of chunk {@code c} issued at {@code issued}. */
-    private void nap(Chunk c, long issued) {
-        if (naps == null) {
-            return;
-        }
-        long nap = naps.napNanos(c.params, c.op, c.count, System.nanoTime() - issued);
-        if (nap > 0) {
-            LockSupport.parkNanos(nap);
         }
     }
 
@@ -466,8 +448,8 @@ final class StreamSlot implements AutoCloseable {
      * {@code done} is recorded after them either way.
      */
     private void submitCopies(UploadLane.Copies copies, boolean ordered, CUevent done, String where) {
-        UploadLane lane = ordered ? device.uploads() : null;
-        if (lane != null) {
+        if (ordered) {
+            UploadLane lane = device.uploads();
             lane.upload(wipePending ? wiped : null, copies, done, stream, where);
             wipePending = false;
         } else {
@@ -615,19 +597,9 @@ final class StreamSlot implements AutoCloseable {
         if (cfg.workspaceBytes(layout.tasks(), device.multiprocessors()) > workspaceBytes) {
             throw new IllegalStateException(kernel.name() + " needs more workspace than the slot holds");
         }
-        // Counted before it is submitted, so that the kernels' help gate stays shut until it starts.
-        device.launchSubmitting();
-        boolean submitted = false;
-        try {
-            CudaCall.check("cuLaunchKernel(grid " + grid + ", block " + cfg.threads() + ", " + where + ")",
-                    () -> JCudaDriver.cuLaunchKernel(kernel.function(), grid, 1, 1, cfg.threads(), 1, 1,
-                            cfg.sharedBytes(), stream, Pointer.to(args), null));
-            submitted = true;
-        } finally {
-            if (!submitted) {
-                device.launchRefused();
-            }
-        }
+        CudaCall.check("cuLaunchKernel(grid " + grid + ", block " + cfg.threads() + ", " + where + ")",
+                () -> JCudaDriver.cuLaunchKernel(kernel.function(), grid, 1, 1, cfg.threads(), 1, 1,
+                        cfg.sharedBytes(), stream, Pointer.to(args), null));
     }
 
     private void download(BatchLayout layout, String where) {

@@ -74,14 +74,6 @@ class BatchAbiTest {
     }
 
     @Test
-    void onlySigningHasHelpingEntryPoints() {
-        assertEquals("sign_mldsa44_help", BatchAbi.entryName(ParameterSet.ML_DSA_44, Operation.SIGN, true));
-        assertEquals("sign_dilithium3", BatchAbi.entryName(ParameterSet.DILITHIUM3, Operation.SIGN, false));
-        assertEquals("keygen_mldsa65", BatchAbi.entryName(ParameterSet.ML_DSA_65, Operation.KEYGEN, true));
-        assertEquals("verify_dilithium5", BatchAbi.entryName(ParameterSet.DILITHIUM5, Operation.VERIFY, true));
-    }
-
-    @Test
     void eachOperationAllowsOnlyItsStatuses() {
         assertTrue(BatchAbi.statusAllowed(Operation.KEYGEN, TaskStatus.OK));
         assertFalse(BatchAbi.statusAllowed(Operation.KEYGEN, TaskStatus.REJECTED));

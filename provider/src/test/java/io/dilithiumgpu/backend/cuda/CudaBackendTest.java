@@ -19,7 +19,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.security.InvalidKeyException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -47,7 +46,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CudaBackendTest {
     private static final int SLOT_TASKS = 64;
-    private static final CudaConfig SMALL = new CudaConfig(3, SLOT_TASKS, 8, 2, Duration.ofSeconds(30));
+    private static final CudaConfig SMALL = CudaConfig.builder().streamsPerDevice(3).slotTasks(SLOT_TASKS)
+            .minChunkTasks(8).copyThreads(2).build();
 
     private GpuTests.Gpu opened;
     private CudaBackend gpu;
@@ -179,42 +179,36 @@ class CudaBackendTest {
     }
 
     /**
-     * With {@code publish} off, signing on pinned buffers downloads its signatures and statuses
-     * after each launch instead of taking them from the kernels' writes into host memory: the same
-     * results, and a bad key (one of the batch's chunks) fails alone with its record cleared.
+     * Signing on pinned buffers without a listener: the kernels write the signatures and statuses
+     * into host memory, nobody is told early, and a bad key (one of the batch's chunks) fails
+     * alone with its record cleared.
      */
     @Test
-    void unpublishedSigningOnPinnedBuffersDownloadsTheSameSignatures() {
-        CudaConfig downloading = new CudaConfig(3, SLOT_TASKS, 8, 2, Duration.ofSeconds(30), CudaConfig.Sync.ADAPTIVE,
-                false, false);
-        CudaBackend fresh = GpuTests.openOrSkip(downloading);
-        try {
-            for (ParameterSet p : List.of(ParameterSet.ML_DSA_44, ParameterSet.DILITHIUM5)) {
-                new Case(p, 3 * SLOT_TASKS + 7, 0x5EED_0013L + p.ordinal()).checkInHostBuffers(fresh, fresh::allocateHost);
-                Case c = new Case(p, 2 * SLOT_TASKS + 5, 0x5EED_0014L + p.ordinal());
-                byte[] sks = c.sks.clone();
-                int bad = SLOT_TASKS + 1;
-                sks[bad * p.privateKeyBytes() + 2 * ParameterSet.SEED_BYTES + p.trBytes()] = (byte) 0xFF;
-                int s = p.signatureBytes();
-                try (HostBuffer skIn = HostBufferFixtures.filled(fresh::allocateHost, sks);
-                     HostBuffer musIn = HostBufferFixtures.filled(fresh::allocateHost, c.mus);
-                     HostBuffer rndsIn = HostBufferFixtures.filled(fresh::allocateHost, c.rnds);
-                     HostBuffer sigOut = fresh.allocateHost(c.sigs.length)) {
-                    byte[] status = new byte[c.n];
-                    fresh.sign(p, c.n, skIn, musIn, rndsIn, sigOut, status, null);
-                    byte[] sig = HostBufferFixtures.contents(sigOut);
-                    for (int i = 0; i < c.n; i++) {
-                        assertEquals(i == bad ? TaskStatus.INVALID_KEY : TaskStatus.OK, status[i], "status of task " + i);
-                        assertArrayEquals(i == bad ? new byte[s] : record(c.sigs, i, s), record(sig, i, s),
-                                "signature record " + i);
-                    }
+    void signingOnPinnedBuffersWithoutAListenerGivesTheSameSignatures() {
+        for (ParameterSet p : List.of(ParameterSet.ML_DSA_44, ParameterSet.DILITHIUM5)) {
+            long earlyBefore = gpu.metrics().getEarlyTaskCount();
+            new Case(p, 3 * SLOT_TASKS + 7, 0x5EED_0013L + p.ordinal()).checkInHostBuffers(gpu, gpu::allocateHost);
+            Case c = new Case(p, 2 * SLOT_TASKS + 5, 0x5EED_0014L + p.ordinal());
+            byte[] sks = c.sks.clone();
+            int bad = SLOT_TASKS + 1;
+            sks[bad * p.privateKeyBytes() + 2 * ParameterSet.SEED_BYTES + p.trBytes()] = (byte) 0xFF;
+            int s = p.signatureBytes();
+            try (HostBuffer skIn = HostBufferFixtures.filled(gpu::allocateHost, sks);
+                 HostBuffer musIn = HostBufferFixtures.filled(gpu::allocateHost, c.mus);
+                 HostBuffer rndsIn = HostBufferFixtures.filled(gpu::allocateHost, c.rnds);
+                 HostBuffer sigOut = gpu.allocateHost(c.sigs.length)) {
+                byte[] status = new byte[c.n];
+                gpu.sign(p, c.n, skIn, musIn, rndsIn, sigOut, status, null);
+                byte[] sig = HostBufferFixtures.contents(sigOut);
+                for (int i = 0; i < c.n; i++) {
+                    assertEquals(i == bad ? TaskStatus.INVALID_KEY : TaskStatus.OK, status[i], "status of task " + i);
+                    assertArrayEquals(i == bad ? new byte[s] : record(c.sigs, i, s), record(sig, i, s),
+                            "signature record " + i);
                 }
             }
-            assertEquals(0, fresh.metrics().getEarlyTaskCount());
-            assertTrue(fresh.healthy());
-        } finally {
-            fresh.close();
+            assertEquals(earlyBefore, gpu.metrics().getEarlyTaskCount(), "no listener: nobody told early");
         }
+        assertTrue(gpu.healthy());
     }
 
     /**
@@ -233,29 +227,6 @@ class CudaBackendTest {
             long chunks = fresh.metrics().getChunkCount();
             assertEquals(2 * 3 * slots, chunks, "keygen, sign and verify, twice, a chunk per slot");
             assertEquals(chunks, fresh.metrics().getInlineChunkCount(), "chunks run on the caller's thread");
-            assertTrue(fresh.healthy());
-        } finally {
-            fresh.close();
-        }
-    }
-
-    /**
-     * With {@code orderedUploads} off, each slot copies its chunk's inputs on its own stream
-     * instead of through the device's upload lane: every operation of a batch split over all
-     * slots, from heap arrays and from pinned buffers, gives the CPU's results.
-     */
-    @Test
-    void uploadsOnEachSlotsOwnStreamGiveTheSameResults() {
-        CudaConfig parallel = new CudaConfig(3, SLOT_TASKS, 8, 2, Duration.ofSeconds(30), CudaConfig.Sync.ADAPTIVE,
-                false, true, false);
-        CudaBackend fresh = GpuTests.openOrSkip(parallel);
-        try {
-            assertTrue(gpu.description().contains("uploaded through one stream"), gpu.description());
-            assertFalse(fresh.description().contains("uploaded through"), fresh.description());
-            for (ParameterSet p : List.of(ParameterSet.ML_DSA_44, ParameterSet.DILITHIUM3)) {
-                new Case(p, 3 * SLOT_TASKS + 7, 0x5EED_0015L + p.ordinal()).checkOn(fresh);
-                new Case(p, 3 * SLOT_TASKS + 1, 0x5EED_0016L + p.ordinal()).checkInHostBuffers(fresh, fresh::allocateHost);
-            }
             assertTrue(fresh.healthy());
         } finally {
             fresh.close();
@@ -314,8 +285,7 @@ class CudaBackendTest {
      */
     @Test
     void adaptiveWaitsGiveTheSameResultsWhetherSlotsSpinOrSleep() throws Exception {
-        CudaConfig adaptive = new CudaConfig(3, SLOT_TASKS, 8, 2, Duration.ofSeconds(30), CudaConfig.Sync.ADAPTIVE);
-        CudaBackend fresh = GpuTests.openOrSkip(adaptive);
+        CudaBackend fresh = GpuTests.openOrSkip(SMALL.toBuilder().sync(CudaConfig.Sync.ADAPTIVE).build());
         ExecutorService callers = Executors.newFixedThreadPool(8);
         try {
             for (ParameterSet p : List.of(ParameterSet.ML_DSA_44, ParameterSet.DILITHIUM5)) {
@@ -341,50 +311,6 @@ class CudaBackendTest {
             assertTrue(fresh.healthy());
         } finally {
             callers.shutdown();
-            fresh.close();
-        }
-    }
-
-    /**
-     * With helping on, every launch is counted for the kernels' help gate, and a lone launch opens
-     * it as soon as its tasks are all taken: warps whose task ended then try later iterations of
-     * the tasks still running. Signatures stay exactly the CPU core's, over one chunk and many,
-     * also when published into mapped host memory as each task ends, and the workspace (help
-     * records and staged signatures included) is zero afterwards. Only such a backend launches the
-     * helping signing kernels ({@code sign_<set>_help}); by default the plain ones run.
-     */
-    @Test
-    void helpingWarpsGiveTheSameSignaturesAndLeaveNothingBehind() {
-        CudaConfig helping = new CudaConfig(3, SLOT_TASKS, 8, 2, Duration.ofSeconds(30), CudaConfig.Sync.ADAPTIVE, true);
-        CudaBackend fresh = GpuTests.openOrSkip(helping);
-        try {
-            assertTrue(fresh.description().contains("help"), fresh.description());
-            for (ParameterSet p : List.of(ParameterSet.ML_DSA_44, ParameterSet.DILITHIUM3, ParameterSet.ML_DSA_87)) {
-                new Case(p, 40, 0x5EED_0010L + p.ordinal()).checkOn(fresh);
-                new Case(p, 4 * SLOT_TASKS + 1, 0x5EED_0011L + p.ordinal()).checkOn(fresh);
-                // The warp that writes an opened task's outcome may be a helper: the signature
-                // must still reach mapped host memory before the owner's status.
-                assertPublishedSigning(fresh, p);
-            }
-            DeviceSet devices = fresh.openDevices();
-            for (StreamSlot slot : devices.slots()) {
-                assertTrue(slot.device().launchesCounted() > 0, "launches counted on " + slot.device().description());
-                assertEquals("sign_mldsa87_help", slot.device().kernel(ParameterSet.ML_DSA_87, Operation.SIGN).name());
-                assertEquals("keygen_mldsa87", slot.device().kernel(ParameterSet.ML_DSA_87, Operation.KEYGEN).name());
-            }
-            for (StreamSlot slot : gpu.openDevices().slots()) {
-                assertEquals("sign_mldsa87", slot.device().kernel(ParameterSet.ML_DSA_87, Operation.SIGN).name());
-            }
-            ParameterSet p = ParameterSet.ML_DSA_87;
-            int n = SLOT_TASKS * devices.slots().size();
-            Case c = new Case(p, n, 0x5EED_0012L);
-            byte[] sig = new byte[c.sigs.length];
-            byte[] status = new byte[n];
-            fresh.sign(p, n, c.sks, c.mus, c.rnds, sig, status);
-            assertArrayEquals(c.sigs, sig);
-            assertWiped(devices, p, Operation.SIGN, "signatures");
-            assertTrue(fresh.healthy());
-        } finally {
             fresh.close();
         }
     }

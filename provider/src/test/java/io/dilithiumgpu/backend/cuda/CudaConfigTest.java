@@ -1,126 +1,73 @@
 package io.dilithiumgpu.backend.cuda;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.ResourceLock;
-import org.junit.jupiter.api.parallel.Resources;
 
 import java.time.Duration;
+import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-@ResourceLock(Resources.SYSTEM_PROPERTIES)
 class CudaConfigTest {
 
     @Test
     void defaultsAreUsable() {
         CudaConfig d = CudaConfig.defaults();
-        assertTrue(d.streamsPerDevice() >= 2, "streams must overlap copies and kernels");
+        assertEquals(32, d.streamsPerDevice());
         assertTrue(d.slotTasks() >= d.minChunkTasks());
-        assertTrue(d.copyThreads() >= 1);
+        assertTrue(d.copyThreads() >= 1 && d.copyThreads() <= 8, "copy threads " + d.copyThreads());
         assertEquals(Duration.ofSeconds(30), d.retryAfter());
+        assertEquals(CudaConfig.Sync.ADAPTIVE, d.sync());
+        assertTrue(d.sync().sleepsForLoneChunks());
     }
 
     @Test
-    void systemPropertiesOverrideTheDefaults() {
-        String[] keys = {"streams", "slotTasks", "minChunkTasks", "copyThreads", "retryMillis"};
-        String[] values = {"3", "100", "10", "2", "250"};
-        try {
-            for (int i = 0; i < keys.length; i++) {
-                System.setProperty(CudaConfig.PREFIX + keys[i], values[i]);
-            }
-            assertEquals(new CudaConfig(3, 100, 10, 2, Duration.ofMillis(250)), CudaConfig.fromSystemProperties());
-            System.setProperty(CudaConfig.PREFIX + "streams", "four");
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, CudaConfig::fromSystemProperties);
+    void theStreamsPropertyOverridesTheDefaultAndNothingElse() {
+        Properties props = new Properties();
+        props.setProperty(CudaConfig.STREAMS_PROPERTY, " 3 ");
+        props.setProperty("dilithiumgpu.cuda.slotTasks", "100");
+        CudaConfig c = CudaConfig.builder(props).build();
+        assertEquals(CudaConfig.defaults().toBuilder().streamsPerDevice(3).build(), c);
+        assertEquals(CudaConfig.defaults(), CudaConfig.builder(new Properties()).build());
+    }
+
+    @Test
+    void aBadStreamsPropertyIsRefusedByName() {
+        for (String bad : new String[] {"four", "0", "-1"}) {
+            Properties props = new Properties();
+            props.setProperty(CudaConfig.STREAMS_PROPERTY, bad);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> CudaConfig.builder(props).build());
             assertTrue(e.getMessage().contains("dilithiumgpu.cuda.streams"), e.getMessage());
-        } finally {
-            for (String key : keys) {
-                System.clearProperty(CudaConfig.PREFIX + key);
-            }
         }
     }
 
     @Test
-    void syncModeComesFromItsPropertyInAnyCase() {
-        assertEquals(CudaConfig.Sync.ADAPTIVE, CudaConfig.defaults().sync());
-        assertTrue(CudaConfig.defaults().sync().sleepsForLoneChunks());
-        try {
-            System.setProperty(CudaConfig.PREFIX + "sync", "Blocking");
-            assertEquals(CudaConfig.Sync.BLOCKING, CudaConfig.fromSystemProperties().sync());
-            assertFalse(CudaConfig.fromSystemProperties().sync().naps());
-            assertFalse(CudaConfig.fromSystemProperties().sync().sleepsForLoneChunks());
-            System.setProperty(CudaConfig.PREFIX + "sync", "nap");
-            assertEquals(CudaConfig.Sync.NAP, CudaConfig.fromSystemProperties().sync());
-            assertTrue(CudaConfig.fromSystemProperties().sync().naps());
-            System.setProperty(CudaConfig.PREFIX + "sync", "sometimes");
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, CudaConfig::fromSystemProperties);
-            assertTrue(e.getMessage().contains("dilithiumgpu.cuda.sync"), e.getMessage());
-        } finally {
-            System.clearProperty(CudaConfig.PREFIX + "sync");
-        }
+    void theBuilderSetsEverySettingAndKeepsThemAcrossToBuilder() {
+        CudaConfig c = CudaConfig.builder().streamsPerDevice(3).slotTasks(100).minChunkTasks(10).copyThreads(2)
+                .retryAfter(Duration.ofMillis(250)).sync(CudaConfig.Sync.BLOCKING).build();
+        assertEquals(3, c.streamsPerDevice());
+        assertEquals(100, c.slotTasks());
+        assertEquals(10, c.minChunkTasks());
+        assertEquals(2, c.copyThreads());
+        assertEquals(Duration.ofMillis(250), c.retryAfter());
+        assertEquals(CudaConfig.Sync.BLOCKING, c.sync());
+        assertEquals(c, c.toBuilder().build());
+        assertEquals(c.hashCode(), c.toBuilder().build().hashCode());
+        assertFalse(c.sync().sleepsForLoneChunks());
     }
 
     @Test
-    void helpingIsOffUntilItsPropertyTurnsItOn() {
-        assertFalse(CudaConfig.defaults().help());
-        try {
-            System.setProperty(CudaConfig.PREFIX + "help", " TRUE ");
-            assertTrue(CudaConfig.fromSystemProperties().help());
-            System.setProperty(CudaConfig.PREFIX + "help", "false");
-            assertFalse(CudaConfig.fromSystemProperties().help());
-            System.setProperty(CudaConfig.PREFIX + "help", "yes");
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, CudaConfig::fromSystemProperties);
-            assertTrue(e.getMessage().contains("dilithiumgpu.cuda.help must be true or false"), e.getMessage());
-        } finally {
-            System.clearProperty(CudaConfig.PREFIX + "help");
-        }
-    }
-
-    @Test
-    void signaturesArePublishedUnlessItsPropertyTurnsThatOff() {
-        assertTrue(CudaConfig.defaults().publish());
-        assertTrue(new CudaConfig(1, 1, 1, 1, Duration.ZERO, CudaConfig.Sync.AUTO, true).publish());
-        try {
-            System.setProperty(CudaConfig.PREFIX + "publish", "false");
-            CudaConfig c = CudaConfig.fromSystemProperties();
-            assertFalse(c.publish());
-            assertFalse(c.help());
-            System.setProperty(CudaConfig.PREFIX + "publish", "0");
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, CudaConfig::fromSystemProperties);
-            assertTrue(e.getMessage().contains("dilithiumgpu.cuda.publish must be true or false"), e.getMessage());
-        } finally {
-            System.clearProperty(CudaConfig.PREFIX + "publish");
-        }
-    }
-
-    @Test
-    void uploadsAreOrderedUnlessItsPropertyTurnsThatOff() {
-        assertTrue(CudaConfig.defaults().orderedUploads());
-        assertTrue(new CudaConfig(1, 1, 1, 1, Duration.ZERO, CudaConfig.Sync.AUTO, false, false).orderedUploads());
-        try {
-            System.setProperty(CudaConfig.PREFIX + "orderedUploads", "false");
-            CudaConfig c = CudaConfig.fromSystemProperties();
-            assertFalse(c.orderedUploads());
-            assertTrue(c.publish());
-            System.setProperty(CudaConfig.PREFIX + "orderedUploads", "no");
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, CudaConfig::fromSystemProperties);
-            assertTrue(e.getMessage().contains("dilithiumgpu.cuda.orderedUploads must be true or false"), e.getMessage());
-        } finally {
-            System.clearProperty(CudaConfig.PREFIX + "orderedUploads");
-        }
-    }
-
-    @Test
-    void rejectsUnusableSizes() {
-        Duration d = Duration.ofSeconds(1);
-        assertThrows(IllegalArgumentException.class, () -> new CudaConfig(0, 1, 1, 1, d));
-        assertThrows(IllegalArgumentException.class, () -> new CudaConfig(1, 0, 1, 1, d));
-        assertThrows(IllegalArgumentException.class, () -> new CudaConfig(1, 1, 0, 1, d));
-        assertThrows(IllegalArgumentException.class, () -> new CudaConfig(1, 1, 1, 0, d));
-        assertThrows(IllegalArgumentException.class, () -> new CudaConfig(1, 1, 1, 1, Duration.ofMillis(-1)));
-        assertThrows(IllegalArgumentException.class, () -> new CudaConfig(1, 1 << 20, 1, 1, d),
-                "a slot of 2^20 ML-DSA-87 signing tasks is over 2 GiB of pinned memory");
+    void theBuilderRefusesWhatCannotRun() {
+        CudaConfig.Builder b = CudaConfig.builder();
+        assertThrows(IllegalArgumentException.class, () -> b.streamsPerDevice(0));
+        assertThrows(IllegalArgumentException.class, () -> b.slotTasks(0));
+        assertThrows(IllegalArgumentException.class, () -> b.slotTasks(Integer.MAX_VALUE), "a pinned block over 2 GiB");
+        assertThrows(IllegalArgumentException.class, () -> b.minChunkTasks(0));
+        assertThrows(IllegalArgumentException.class, () -> b.copyThreads(0));
+        assertThrows(IllegalArgumentException.class, () -> b.retryAfter(Duration.ofMillis(-1)));
+        assertThrows(NullPointerException.class, () -> b.sync(null));
     }
 }

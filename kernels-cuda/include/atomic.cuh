@@ -1,0 +1,47 @@
+/*
+ * Global-memory words that several warps, or the GPU and the host, share: the persistent
+ * workers' task counter and the status bytes the host may read while a launch runs. Each
+ * operation is made by one lane (warp::lane0 broadcasts its result). On the device they are
+ * atomics and fences at device or system scope; on the host (the tests interleave emulated warps
+ * on one thread) the same operations are sequentially consistent __atomic builtins.
+ */
+#ifndef DILITHIUMGPU_ATOMIC_CUH
+#define DILITHIUMGPU_ATOMIC_CUH
+
+#include "platform.cuh"
+
+namespace dg {
+namespace atomic {
+
+/** A load that the compiler neither caches nor reorders with other volatile accesses. */
+template <class T>
+DG_HD T load(const T* p) {
+#if DG_ON_DEVICE
+    return *reinterpret_cast<const volatile T*>(p);
+#else
+    return __atomic_load_n(p, __ATOMIC_SEQ_CST);
+#endif
+}
+
+/** Adds v at device scope; returns the old value. */
+DG_HD uint32_t add(uint32_t* p, uint32_t v) {
+#if DG_ON_DEVICE
+    return atomicAdd(p, v);
+#else
+    return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+#endif
+}
+
+/** Orders this thread's memory accesses for every observer, the host included. */
+DG_HD void fence_system() {
+#if DG_ON_DEVICE
+    __threadfence_system();
+#else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+}  // namespace atomic
+}  // namespace dg
+
+#endif
