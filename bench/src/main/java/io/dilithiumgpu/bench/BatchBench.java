@@ -1,6 +1,7 @@
 package io.dilithiumgpu.bench;
 
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.core.MuHasher;
 import io.dilithiumgpu.core.ParameterSet;
@@ -121,9 +122,9 @@ final class BatchBench implements AutoCloseable {
             @Override
             public void run() {
                 if (seedsIn == null) {
-                    backend.keyGen(p, n, seeds, publicKeys, privateKeys, status);
+                    backend.run(BatchRecords.keyGen(p, n, seeds, publicKeys, privateKeys, status));
                 } else {
-                    backend.keyGen(p, n, seedsIn, pkOut, skOut, status);
+                    backend.run(BatchRecords.keyGen(p, n, seedsIn, pkOut, skOut, status));
                 }
             }
 
@@ -171,9 +172,9 @@ final class BatchBench implements AutoCloseable {
             @Override
             public void run() {
                 if (skIn == null) {
-                    backend.sign(p, n, privateKeys, mus, rnds, signatures, status);
+                    backend.run(BatchRecords.sign(p, n, privateKeys, mus, rnds, signatures, status));
                 } else {
-                    backend.sign(p, n, skIn, musIn, rndsIn, sigOut, status);
+                    backend.run(BatchRecords.sign(p, n, skIn, musIn, rndsIn, sigOut, status));
                 }
             }
 
@@ -213,9 +214,9 @@ final class BatchBench implements AutoCloseable {
             @Override
             public void run() {
                 if (pksIn == null) {
-                    backend.verify(p, n, pks, ms, sigs, status);
+                    backend.run(BatchRecords.verify(p, n, pks, ms, sigs, status));
                 } else {
-                    backend.verify(p, n, pksIn, musIn, sigsIn, status);
+                    backend.run(BatchRecords.verify(p, n, pksIn, musIn, sigsIn, status));
                 }
             }
 

@@ -1,6 +1,7 @@
 package io.dilithiumgpu.bench;
 
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
@@ -45,21 +46,8 @@ public final class StandInBackend implements Backend {
     }
 
     @Override
-    public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
-                       byte[] status) {
-        answer(n, status);
-    }
-
-    @Override
-    public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds,
-                     byte[] signatures, byte[] status) {
-        answer(n, status);
-    }
-
-    @Override
-    public void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
-                       byte[] status) {
-        answer(n, status);
+    public void run(BatchRecords records) {
+        answer(records.count(), records.status());
     }
 
     private void answer(int n, byte[] status) {

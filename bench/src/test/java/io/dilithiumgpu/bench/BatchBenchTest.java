@@ -1,6 +1,8 @@
 package io.dilithiumgpu.bench;
 
+import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.HostBatches;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.cpu.CpuBackend;
 import io.dilithiumgpu.core.ParameterSet;
@@ -37,22 +39,14 @@ class BatchBenchTest {
             return cpu.preferredBatchSize(params, op);
         }
 
+        /** Records in host buffers come back through heap copies, so that subclasses see heap records only. */
         @Override
-        public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
-                           byte[] status) {
-            cpu.keyGen(params, n, seeds, publicKeys, privateKeys, status);
-        }
-
-        @Override
-        public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds, byte[] signatures,
-                         byte[] status) {
-            cpu.sign(params, n, privateKeys, mus, rnds, signatures, status);
-        }
-
-        @Override
-        public void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
-                           byte[] status) {
-            cpu.verify(params, n, publicKeys, mus, signatures, status);
+        public void run(BatchRecords records) {
+            if (records.inHost()) {
+                HostBatches.run(this, records);
+            } else {
+                cpu.run(records);
+            }
         }
 
         @Override
@@ -78,18 +72,9 @@ class BatchBenchTest {
         }
 
         @Override
-        public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
-                           byte[] status) {
-            if (!stale(Operation.KEYGEN, status)) {
-                super.keyGen(params, n, seeds, publicKeys, privateKeys, status);
-            }
-        }
-
-        @Override
-        public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds, byte[] signatures,
-                         byte[] status) {
-            if (!stale(Operation.SIGN, status)) {
-                super.sign(params, n, privateKeys, mus, rnds, signatures, status);
+        public void run(BatchRecords records) {
+            if (records.inHost() || records.op() == Operation.VERIFY || !stale(records.op(), records.status())) {
+                super.run(records);
             }
         }
     }
@@ -103,10 +88,11 @@ class BatchBenchTest {
         }
 
         @Override
-        public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds, byte[] signatures,
-                         byte[] status) {
-            this.rnds.add(rnds.clone());
-            super.sign(params, n, privateKeys, mus, rnds, signatures, status);
+        public void run(BatchRecords records) {
+            if (records.op() == Operation.SIGN && !records.inHost()) {
+                this.rnds.add(records.array(2).clone());
+            }
+            super.run(records);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.dilithiumgpu.kat;
 
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
 
@@ -30,7 +31,7 @@ final class Batches {
         byte[] sks = new byte[n * p.privateKeyBytes()];
         byte[] status = unset(n);
         if (n > 0) {
-            backend.keyGen(p, n, pack(seeds, ParameterSet.SEED_BYTES), pks, sks, status);
+            backend.run(BatchRecords.keyGen(p, n, pack(seeds, ParameterSet.SEED_BYTES), pks, sks, status));
         }
         return new KeyGenResult(unpack(pks, n, p.publicKeyBytes()), unpack(sks, n, p.privateKeyBytes()), status);
     }
@@ -41,8 +42,8 @@ final class Batches {
         byte[] sigs = new byte[n * p.signatureBytes()];
         byte[] status = unset(n);
         if (n > 0) {
-            backend.sign(p, n, pack(privateKeys, p.privateKeyBytes()), pack(mus, ParameterSet.MU_BYTES),
-                    pack(rnds, p.rndBytes()), sigs, status);
+            backend.run(BatchRecords.sign(p, n, pack(privateKeys, p.privateKeyBytes()),
+                    pack(mus, ParameterSet.MU_BYTES), pack(rnds, p.rndBytes()), sigs, status));
         }
         return new SignResult(unpack(sigs, n, p.signatureBytes()), status);
     }
@@ -52,8 +53,8 @@ final class Batches {
         int n = publicKeys.size();
         byte[] status = unset(n);
         if (n > 0) {
-            backend.verify(p, n, pack(publicKeys, p.publicKeyBytes()), pack(mus, ParameterSet.MU_BYTES),
-                    pack(signatures, p.signatureBytes()), status);
+            backend.run(BatchRecords.verify(p, n, pack(publicKeys, p.publicKeyBytes()),
+                    pack(mus, ParameterSet.MU_BYTES), pack(signatures, p.signatureBytes()), status));
         }
         return status;
     }

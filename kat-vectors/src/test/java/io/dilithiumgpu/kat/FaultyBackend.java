@@ -1,6 +1,8 @@
 package io.dilithiumgpu.kat;
 
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.BatchRecords;
+import io.dilithiumgpu.backend.HostBatches;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
@@ -42,38 +44,43 @@ final class FaultyBackend implements Backend {
     }
 
     @Override
-    public void keyGen(ParameterSet p, int n, byte[] seeds, byte[] pks, byte[] sks, byte[] status) {
-        byte[] out = status.clone();
-        delegate.keyGen(p, n, seeds, pks, sks, out);
-        if (fault == Fault.PUBLIC_KEY_ALTERED) {
-            for (int i = 1; i <= n; i++) {
-                pks[i * p.publicKeyBytes() - 1] ^= 1;
-            }
+    public void run(BatchRecords r) {
+        if (r.inHost()) {
+            HostBatches.run(this, r);
+            return;
         }
-        publish(out, status);
-    }
-
-    @Override
-    public void sign(ParameterSet p, int n, byte[] sks, byte[] mus, byte[] rnds, byte[] sigs, byte[] status) {
+        ParameterSet p = r.params();
+        int n = r.count();
+        byte[] status = r.status();
         byte[] out = status.clone();
-        delegate.sign(p, n, sks, mus, rnds, sigs, out);
-        for (int i = 0; i < n; i++) {
-            if (fault == Fault.SIGNATURE_ALTERED && out[i] == TaskStatus.OK) {
-                sigs[(i + 1) * p.signatureBytes() - 1] ^= 1;
+        switch (r.op()) {
+            case KEYGEN -> {
+                byte[] pks = r.array(1);
+                delegate.run(BatchRecords.keyGen(p, n, r.array(0), pks, r.array(2), out));
+                if (fault == Fault.PUBLIC_KEY_ALTERED) {
+                    for (int i = 1; i <= n; i++) {
+                        pks[i * p.publicKeyBytes() - 1] ^= 1;
+                    }
+                }
             }
-            if (fault == Fault.SIGN_IGNORES_INVALID_KEY && out[i] == TaskStatus.INVALID_KEY) {
-                out[i] = TaskStatus.OK;
+            case SIGN -> {
+                byte[] sigs = r.array(3);
+                delegate.run(BatchRecords.sign(p, n, r.array(0), r.array(1), r.array(2), sigs, out));
+                for (int i = 0; i < n; i++) {
+                    if (fault == Fault.SIGNATURE_ALTERED && out[i] == TaskStatus.OK) {
+                        sigs[(i + 1) * p.signatureBytes() - 1] ^= 1;
+                    }
+                    if (fault == Fault.SIGN_IGNORES_INVALID_KEY && out[i] == TaskStatus.INVALID_KEY) {
+                        out[i] = TaskStatus.OK;
+                    }
+                }
             }
-        }
-        publish(out, status);
-    }
-
-    @Override
-    public void verify(ParameterSet p, int n, byte[] pks, byte[] mus, byte[] sigs, byte[] status) {
-        byte[] out = status.clone();
-        delegate.verify(p, n, pks, mus, sigs, out);
-        if (fault == Fault.VERIFY_ACCEPTS_ALL) {
-            Arrays.fill(out, TaskStatus.OK);
+            case VERIFY -> {
+                delegate.run(BatchRecords.verify(p, n, r.array(0), r.array(1), r.array(2), out));
+                if (fault == Fault.VERIFY_ACCEPTS_ALL) {
+                    Arrays.fill(out, TaskStatus.OK);
+                }
+            }
         }
         publish(out, status);
     }

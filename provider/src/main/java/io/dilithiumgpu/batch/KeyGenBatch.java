@@ -1,6 +1,7 @@
 package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskListener;
@@ -56,9 +57,9 @@ final class KeyGenBatch extends Batch {
     @Override
     void run(Backend backend, int n, TaskListener early) {
         if (seeds.inHost()) {
-            backend.keyGen(params, n, seeds.host(), publicKeys.host(), privateKeys.host(), status);
+            backend.run(BatchRecords.keyGen(params, n, seeds.host(), publicKeys.host(), privateKeys.host(), status));
         } else {
-            backend.keyGen(params, n, seeds.array(), publicKeys.array(), privateKeys.array(), status);
+            backend.run(BatchRecords.keyGen(params, n, seeds.array(), publicKeys.array(), privateKeys.array(), status));
         }
     }
 

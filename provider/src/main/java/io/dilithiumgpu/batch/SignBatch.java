@@ -1,6 +1,7 @@
 package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskListener;
@@ -81,10 +82,11 @@ final class SignBatch extends Batch {
     @Override
     void run(Backend backend, int n, TaskListener early) {
         if (privateKeys.inHost()) {
-            backend.sign(params, n, privateKeys.host(), mus.host(), rnds.host(), signatures.host(), status, early);
+            backend.run(BatchRecords.sign(params, n, privateKeys.host(), mus.host(), rnds.host(), signatures.host(),
+                    status).withListener(early));
         } else {
-            backend.sign(params, n, privateKeys.array(), caches, mus.array(), rnds.array(), signatures.array(),
-                    status);
+            backend.run(BatchRecords.sign(params, n, privateKeys.array(), mus.array(), rnds.array(), signatures.array(),
+                    status).withCaches(caches));
         }
     }
 

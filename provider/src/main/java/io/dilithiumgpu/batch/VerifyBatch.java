@@ -1,6 +1,7 @@
 package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskListener;
@@ -77,9 +78,10 @@ final class VerifyBatch extends Batch {
     @Override
     void run(Backend backend, int n, TaskListener early) {
         if (publicKeys.inHost()) {
-            backend.verify(params, n, publicKeys.host(), mus.host(), signatures.host(), status);
+            backend.run(BatchRecords.verify(params, n, publicKeys.host(), mus.host(), signatures.host(), status));
         } else {
-            backend.verify(params, n, publicKeys.array(), caches, mus.array(), signatures.array(), status);
+            backend.run(BatchRecords.verify(params, n, publicKeys.array(), mus.array(), signatures.array(),
+                    status).withCaches(caches));
         }
     }
 

@@ -94,11 +94,11 @@ class HostBufferTest {
         byte[] seeds = random(r, n * ParameterSet.SEED_BYTES);
         byte[] pks = new byte[n * p.publicKeyBytes()];
         byte[] sks = new byte[n * p.privateKeyBytes()];
-        cpu.keyGen(p, n, seeds, pks, sks, new byte[n]);
+        cpu.run(BatchRecords.keyGen(p, n, seeds, pks, sks, new byte[n]));
         byte[] mus = random(r, n * ParameterSet.MU_BYTES);
         byte[] rnds = random(r, n * p.rndBytes());
         byte[] sigs = new byte[n * p.signatureBytes()];
-        cpu.sign(p, n, sks, mus, rnds, sigs, new byte[n]);
+        cpu.run(BatchRecords.sign(p, n, sks, mus, rnds, sigs, new byte[n]));
         byte[] badSigs = sigs.clone();
         badSigs[p.signatureBytes() + 5] ^= 1;
 
@@ -110,16 +110,16 @@ class HostBufferTest {
              HostBuffer sigOut = cpu.allocateHost(sigs.length);
              HostBuffer badIn = copy(badSigs)) {
             byte[] status = new byte[n];
-            cpu.keyGen(p, n, seedsIn, pkOut, skOut, status);
+            cpu.run(BatchRecords.keyGen(p, n, seedsIn, pkOut, skOut, status));
             assertArrayEquals(new byte[n], status);
             assertArrayEquals(pks, HostBufferFixtures.contents(pkOut));
             assertArrayEquals(sks, HostBufferFixtures.contents(skOut));
-            cpu.sign(p, n, skOut, musIn, rndsIn, sigOut, status);
+            cpu.run(BatchRecords.sign(p, n, skOut, musIn, rndsIn, sigOut, status));
             assertArrayEquals(new byte[n], status);
             assertArrayEquals(sigs, HostBufferFixtures.contents(sigOut));
-            cpu.verify(p, n, pkOut, musIn, sigOut, status);
+            cpu.run(BatchRecords.verify(p, n, pkOut, musIn, sigOut, status));
             assertArrayEquals(new byte[n], status);
-            cpu.verify(p, n, pkOut, musIn, badIn, status);
+            cpu.run(BatchRecords.verify(p, n, pkOut, musIn, badIn, status));
             assertArrayEquals(new byte[] {TaskStatus.OK, TaskStatus.REJECTED, TaskStatus.OK}, status);
         }
     }
@@ -131,11 +131,13 @@ class HostBufferTest {
              HostBuffer pk = HostBuffer.allocate(2 * p.publicKeyBytes());
              HostBuffer sk = HostBuffer.allocate(2 * p.privateKeyBytes() - 1)) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> cpu.keyGen(p, 2, seeds, pk, sk, new byte[2]));
+                    () -> cpu.run(BatchRecords.keyGen(p, 2, seeds, pk, sk, new byte[2])));
             assertTrue(e.getMessage().startsWith("privateKeys holds"), e.getMessage());
-            assertThrows(IllegalArgumentException.class, () -> cpu.keyGen(p, 1, seeds, pk, sk, new byte[0]));
+            assertThrows(IllegalArgumentException.class, () -> cpu.run(BatchRecords.keyGen(p, 1, seeds, pk, sk,
+                    new byte[0])));
             seeds.close();
-            assertThrows(IllegalStateException.class, () -> cpu.keyGen(p, 1, seeds, pk, sk, new byte[1]));
+            assertThrows(IllegalStateException.class, () -> cpu.run(BatchRecords.keyGen(p, 1, seeds, pk, sk,
+                    new byte[1])));
             assertFalse(pk.isClosed());
         }
     }

@@ -94,7 +94,7 @@ public final class PinnedDigests {
         byte[] pks = new byte[TASKS * p.publicKeyBytes()];
         byte[] sks = new byte[TASKS * p.privateKeyBytes()];
         byte[] status = new byte[TASKS];
-        backend.keyGen(p, TASKS, bytes(r, TASKS * ParameterSet.SEED_BYTES), pks, sks, status);
+        backend.run(BatchRecords.keyGen(p, TASKS, bytes(r, TASKS * ParameterSet.SEED_BYTES), pks, sks, status));
         MessageDigest d = sha256();
         d.update(status);
         d.update(pks);
@@ -125,7 +125,7 @@ public final class PinnedDigests {
         }
         byte[] sigs = new byte[TASKS * sigBytes];
         byte[] status = new byte[TASKS];
-        backend.sign(p, TASKS, sks, mus, rnds, sigs, status);
+        backend.run(BatchRecords.sign(p, TASKS, sks, mus, rnds, sigs, status));
         MessageDigest d = sha256();
         d.update(status);
         for (int i = 0; i < TASKS; i++) {
@@ -166,7 +166,7 @@ public final class PinnedDigests {
             }
         }
         byte[] status = new byte[TASKS];
-        backend.verify(p, TASKS, pks, mus, sigs, status);
+        backend.run(BatchRecords.verify(p, TASKS, pks, mus, sigs, status));
         return HexFormat.of().formatHex(sha256().digest(status));
     }
 

@@ -2,6 +2,8 @@ package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.BatchRecords;
+import io.dilithiumgpu.backend.HostBatches;
 import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.TaskListener;
 import io.dilithiumgpu.backend.cpu.CpuBackend;
@@ -80,29 +82,25 @@ class EarlyDeliveryTest {
             return true;
         }
 
+        /** Heap records run on the CPU; signing records in host buffers report and wait as the class says. */
         @Override
-        public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] pks, byte[] sks, byte[] status) {
-            cpu.keyGen(params, n, seeds, pks, sks, status);
-        }
-
-        @Override
-        public void sign(ParameterSet params, int n, byte[] sks, byte[] mus, byte[] rnds, byte[] sigs, byte[] status) {
-            cpu.sign(params, n, sks, mus, rnds, sigs, status);
-        }
-
-        @Override
-        public void verify(ParameterSet params, int n, byte[] pks, byte[] mus, byte[] sigs, byte[] status) {
-            cpu.verify(params, n, pks, mus, sigs, status);
-        }
-
-        @Override
-        public void sign(ParameterSet params, int n, HostBuffer sks, HostBuffer mus, HostBuffer rnds,
-                         HostBuffer sigs, byte[] status, TaskListener early) {
+        public void run(BatchRecords r) {
+            if (!r.inHost() || r.op() != io.dilithiumgpu.backend.Operation.SIGN) {
+                if (r.inHost()) {
+                    HostBatches.run(this, r);
+                } else {
+                    cpu.run(r);
+                }
+                return;
+            }
+            TaskListener early = r.listener();
+            int n = r.count();
+            byte[] status = r.status();
             synchronized (listeners) {
                 listeners.add(early);
             }
             int call = calls.incrementAndGet();
-            Backend.super.sign(params, n, sks, mus, rnds, sigs, status, null);
+            HostBatches.run(this, r);
             if (call == 1) {
                 await(first);
                 return;

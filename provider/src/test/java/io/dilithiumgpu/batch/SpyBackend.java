@@ -2,11 +2,14 @@ package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.BatchRecords;
+import io.dilithiumgpu.backend.HostBatches;
 import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -73,22 +76,6 @@ final class SpyBackend implements Backend {
         return b;
     }
 
-    @Override
-    public void keyGen(ParameterSet params, int n, HostBuffer seeds, HostBuffer publicKeys, HostBuffer privateKeys,
-                       byte[] status) {
-        secretHostViews.add(seeds.buffer());
-        secretHostViews.add(privateKeys.buffer());
-        Backend.super.keyGen(params, n, seeds, publicKeys, privateKeys, status);
-    }
-
-    @Override
-    public void sign(ParameterSet params, int n, HostBuffer privateKeys, HostBuffer mus, HostBuffer rnds,
-                     HostBuffer signatures, byte[] status) {
-        secretHostViews.add(privateKeys.buffer());
-        secretHostViews.add(rnds.buffer());
-        Backend.super.sign(params, n, privateKeys, mus, rnds, signatures, status);
-    }
-
     /** Makes later batches wait in the backend until {@link #release()}. */
     void hold() {
         gate = new CountDownLatch(1);
@@ -129,28 +116,35 @@ final class SpyBackend implements Backend {
         return preferred;
     }
 
+    /**
+     * Records in host buffers: their secret buffers' views are kept, and they run through heap
+     * copies (back into this method). Heap records: enter, maybe fail, else run on the delegate.
+     */
     @Override
-    public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
-                       byte[] status) {
-        enter(n, seeds, privateKeys);
-        maybeFail(privateKeys, status);
-        delegate.keyGen(params, n, seeds, publicKeys, privateKeys, status);
-    }
-
-    @Override
-    public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds,
-                     byte[] signatures, byte[] status) {
-        enter(n, privateKeys, rnds);
-        maybeFail(signatures, status);
-        delegate.sign(params, n, privateKeys, mus, rnds, signatures, status);
-    }
-
-    @Override
-    public void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
-                       byte[] status) {
-        enter(n);
-        maybeFail(status, status);
-        delegate.verify(params, n, publicKeys, mus, signatures, status);
+    public void run(BatchRecords r) {
+        if (r.inHost()) {
+            for (int f = 0; f < r.fields(); f++) {
+                if (r.secret(f)) {
+                    secretHostViews.add(r.host(f).buffer());
+                }
+            }
+            HostBatches.run(this, r);
+            return;
+        }
+        List<byte[]> secrets = new ArrayList<>();
+        for (int f = 0; f < r.fields(); f++) {
+            if (r.secret(f)) {
+                secrets.add(r.array(f));
+            }
+        }
+        enter(r.count(), secrets.toArray(new byte[0][]));
+        byte[] output = switch (r.op()) {
+            case KEYGEN -> r.array(2);
+            case SIGN -> r.array(3);
+            case VERIFY -> r.status();
+        };
+        maybeFail(output, r.status());
+        delegate.run(r);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.dilithiumgpu.bench.jmh;
 
 import io.dilithiumgpu.DilithiumGpuProvider;
+import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.backend.cpu.CpuBackend;
@@ -231,7 +232,7 @@ public class BatchingBenchmark {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public byte directBatches(Set s, Direct d) {
-        d.backend.sign(s.params, BATCH, d.privateKeys, d.mus, d.rnds, d.signatures, d.status);
+        d.backend.run(BatchRecords.sign(s.params, BATCH, d.privateKeys, d.mus, d.rnds, d.signatures, d.status));
         if (d.status[BATCH - 1] != TaskStatus.OK) {
             throw new IllegalStateException("signing failed: status " + d.status[BATCH - 1]);
         }

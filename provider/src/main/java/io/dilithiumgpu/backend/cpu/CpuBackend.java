@@ -2,6 +2,8 @@ package io.dilithiumgpu.backend.cpu;
 
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.BatchRecords;
+import io.dilithiumgpu.backend.HostBatches;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
@@ -99,68 +101,59 @@ public final class CpuBackend implements Backend {
         return threads * TASKS_PER_THREAD;
     }
 
+    /**
+     * Runs the records' tasks on up to {@link #threads()} threads; signing and verification
+     * through each task's key cache, if any, on the worker thread that runs it. Records in host
+     * buffers go through heap copies ({@link HostBatches}); nobody is told early.
+     */
     @Override
-    public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys,
-                       byte[] privateKeys, byte[] status) {
-        int seedBytes = ParameterSet.SEED_BYTES;
-        int pkBytes = params.publicKeyBytes();
-        int skBytes = params.privateKeyBytes();
-        checkCount(n, status);
-        checkLength("seeds", seeds, n, seedBytes);
-        checkLength("publicKeys", publicKeys, n, pkBytes);
-        checkLength("privateKeys", privateKeys, n, skBytes);
-        run(n, i -> {
-            Scheme.keyGen(params, seeds, i * seedBytes, publicKeys, i * pkBytes,
-                    privateKeys, i * skBytes);
-            status[i] = TaskStatus.OK;
-        });
-    }
-
-    @Override
-    public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds,
-                     byte[] signatures, byte[] status) {
-        sign(params, n, privateKeys, null, mus, rnds, signatures, status);
-    }
-
-    /** Each task signs through its key's cache, if any, on the worker thread that runs it. */
-    @Override
-    public void sign(ParameterSet params, int n, byte[] privateKeys, PrivateKeyCache[] caches, byte[] mus,
-                     byte[] rnds, byte[] signatures, byte[] status) {
-        int skBytes = params.privateKeyBytes();
-        int muBytes = ParameterSet.MU_BYTES;
-        int rndBytes = params.rndBytes();
-        int sigBytes = params.signatureBytes();
-        checkCount(n, status);
-        checkLength("privateKeys", privateKeys, n, skBytes);
-        checkLength("mus", mus, n, muBytes);
-        checkLength("rnds", rnds, n, rndBytes);
-        checkLength("signatures", signatures, n, sigBytes);
-        checkCaches(caches, n);
-        run(n, i -> status[i] = Scheme.sign(params, privateKeys, i * skBytes, caches == null ? null : caches[i],
-                mus, i * muBytes, rnds, i * rndBytes, signatures, i * sigBytes)
-                ? TaskStatus.OK : TaskStatus.INVALID_KEY);
-    }
-
-    @Override
-    public void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus,
-                       byte[] signatures, byte[] status) {
-        verify(params, n, publicKeys, null, mus, signatures, status);
-    }
-
-    /** Each task verifies through its key's cache, if any, on the worker thread that runs it. */
-    @Override
-    public void verify(ParameterSet params, int n, byte[] publicKeys, PublicKeyCache[] caches, byte[] mus,
-                       byte[] signatures, byte[] status) {
-        int pkBytes = params.publicKeyBytes();
-        int muBytes = ParameterSet.MU_BYTES;
-        int sigBytes = params.signatureBytes();
-        checkCount(n, status);
-        checkLength("publicKeys", publicKeys, n, pkBytes);
-        checkLength("mus", mus, n, muBytes);
-        checkLength("signatures", signatures, n, sigBytes);
-        checkCaches(caches, n);
-        run(n, i -> status[i] = Scheme.verify(params, publicKeys, i * pkBytes, caches == null ? null : caches[i],
-                mus, i * muBytes, signatures, i * sigBytes) ? TaskStatus.OK : TaskStatus.REJECTED);
+    public void run(BatchRecords r) {
+        if (r.inHost()) {
+            HostBatches.run(this, r);
+            return;
+        }
+        ParameterSet params = r.params();
+        byte[] status = r.status();
+        switch (r.op()) {
+            case KEYGEN -> {
+                byte[] seeds = r.array(0);
+                byte[] publicKeys = r.array(1);
+                byte[] privateKeys = r.array(2);
+                int seedBytes = ParameterSet.SEED_BYTES;
+                int pkBytes = params.publicKeyBytes();
+                int skBytes = params.privateKeyBytes();
+                run(r.count(), i -> {
+                    Scheme.keyGen(params, seeds, i * seedBytes, publicKeys, i * pkBytes, privateKeys, i * skBytes);
+                    status[i] = TaskStatus.OK;
+                });
+            }
+            case SIGN -> {
+                byte[] privateKeys = r.array(0);
+                byte[] mus = r.array(1);
+                byte[] rnds = r.array(2);
+                byte[] signatures = r.array(3);
+                PrivateKeyCache[] caches = r.privateKeyCaches();
+                int skBytes = params.privateKeyBytes();
+                int muBytes = ParameterSet.MU_BYTES;
+                int rndBytes = params.rndBytes();
+                int sigBytes = params.signatureBytes();
+                run(r.count(), i -> status[i] = Scheme.sign(params, privateKeys, i * skBytes,
+                        caches == null ? null : caches[i], mus, i * muBytes, rnds, i * rndBytes, signatures,
+                        i * sigBytes) ? TaskStatus.OK : TaskStatus.INVALID_KEY);
+            }
+            case VERIFY -> {
+                byte[] publicKeys = r.array(0);
+                byte[] mus = r.array(1);
+                byte[] signatures = r.array(2);
+                PublicKeyCache[] caches = r.publicKeyCaches();
+                int pkBytes = params.publicKeyBytes();
+                int muBytes = ParameterSet.MU_BYTES;
+                int sigBytes = params.signatureBytes();
+                run(r.count(), i -> status[i] = Scheme.verify(params, publicKeys, i * pkBytes,
+                        caches == null ? null : caches[i], mus, i * muBytes, signatures, i * sigBytes)
+                        ? TaskStatus.OK : TaskStatus.REJECTED);
+            }
+        }
     }
 
     /** Shuts the pool down; batches already running finish. Idempotent. */
@@ -259,27 +252,6 @@ public final class CpuBackend implements Backend {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void checkCount(int n, byte[] status) {
-        if (n < 0) {
-            throw new IllegalArgumentException("negative batch size: " + n);
-        }
-        checkLength("status", status, n, 1);
-    }
-
-    private static void checkCaches(Object[] caches, int n) {
-        if (caches != null && caches.length < n) {
-            throw new IllegalArgumentException("caches holds " + caches.length + " entries; " + n + " tasks need " + n);
-        }
-    }
-
-    private static void checkLength(String name, byte[] array, int n, int recordBytes) {
-        long needed = (long) n * recordBytes;
-        if (array.length < needed) {
-            throw new IllegalArgumentException(name + " holds " + array.length + " bytes; "
-                    + n + " records of " + recordBytes + " need " + needed);
         }
     }
 }

@@ -2,8 +2,9 @@ package io.dilithiumgpu.backend.cuda;
 
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.BatchRecords;
+import io.dilithiumgpu.backend.HostBatches;
 import io.dilithiumgpu.backend.HostBuffer;
-import io.dilithiumgpu.backend.TaskListener;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 import jcuda.Pointer;
@@ -11,7 +12,6 @@ import jcuda.Pointer;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
@@ -131,35 +131,38 @@ public final class CudaBackend implements Backend {
         return devices != null ? devices.slots().size() : config.streamsPerDevice();
     }
 
+    /**
+     * Runs the records as kernel launches. Records in this backend's {@link PinnedBuffer}s are
+     * copied straight between them and the device, and signing on them has the kernels write the
+     * signatures and statuses into host memory, each status after its signature, so that the
+     * records' listener is told of each task as its status appears (a slot polls while the launch
+     * runs). Records in other host buffers go through heap copies ({@link HostBatches}); heap
+     * records through the slots' own pinned blocks. Key caches are ignored: the kernels decode
+     * keys on the device.
+     */
     @Override
-    public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
-                       byte[] status) {
-        requireRecords("seeds", seeds, n, ParameterSet.SEED_BYTES);
-        requireRecords("publicKeys", publicKeys, n, params.publicKeyBytes());
-        requireRecords("privateKeys", privateKeys, n, params.privateKeyBytes());
-        requireRecords("status", status, n, 1);
-        run(params, Operation.KEYGEN, n, new byte[][] {seeds, publicKeys, privateKeys, status});
-    }
-
-    @Override
-    public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds,
-                     byte[] signatures, byte[] status) {
-        requireRecords("privateKeys", privateKeys, n, params.privateKeyBytes());
-        requireRecords("mus", mus, n, ParameterSet.MU_BYTES);
-        requireRecords("rnds", rnds, n, params.rndBytes());
-        requireRecords("signatures", signatures, n, params.signatureBytes());
-        requireRecords("status", status, n, 1);
-        run(params, Operation.SIGN, n, new byte[][] {privateKeys, mus, rnds, signatures, status});
-    }
-
-    @Override
-    public void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
-                       byte[] status) {
-        requireRecords("publicKeys", publicKeys, n, params.publicKeyBytes());
-        requireRecords("mus", mus, n, ParameterSet.MU_BYTES);
-        requireRecords("signatures", signatures, n, params.signatureBytes());
-        requireRecords("status", status, n, 1);
-        run(params, Operation.VERIFY, n, new byte[][] {publicKeys, mus, signatures, status});
+    public void run(BatchRecords records) {
+        if (records.count() == 0) {
+            return;
+        }
+        if (records.inHost()) {
+            if (!runPinned(records)) {
+                HostBatches.run(this, records);
+            }
+            return;
+        }
+        byte[][] arrays = new byte[records.fields() + 1][];
+        for (int f = 0; f < records.fields(); f++) {
+            arrays[f] = records.array(f);
+        }
+        arrays[records.fields()] = records.status();
+        DeviceSet set = devices();
+        try {
+            set.run(records.params(), records.op(), records.count(), arrays);
+        } catch (BackendException e) {
+            failed(set, e);
+            throw e;
+        }
     }
 
     /**
@@ -185,115 +188,41 @@ public final class CudaBackend implements Backend {
         return buffer;
     }
 
-    @Override
-    public void keyGen(ParameterSet params, int n, HostBuffer seeds, HostBuffer publicKeys, HostBuffer privateKeys,
-                       byte[] status) {
-        HostBuffer[] buffers = {seeds, publicKeys, privateKeys};
-        if (!runPinned(params, Operation.KEYGEN, n, buffers, status, null)) {
-            Backend.super.keyGen(params, n, seeds, publicKeys, privateKeys, status);
-        }
-    }
-
-    @Override
-    public void sign(ParameterSet params, int n, HostBuffer privateKeys, HostBuffer mus, HostBuffer rnds,
-                     HostBuffer signatures, byte[] status) {
-        sign(params, n, privateKeys, mus, rnds, signatures, status, null);
-    }
-
     /**
-     * {@inheritDoc}
+     * Runs records whose buffers are all this backend's {@link PinnedBuffer}s straight from them.
      *
-     * <p>On this backend's {@link PinnedBuffer}s the kernels write the signatures and statuses
-     * straight into host memory, each status after its signature, and the slot tells
-     * {@code early} of each task as its status appears (it polls while the launch runs).
-     */
-    @Override
-    public void sign(ParameterSet params, int n, HostBuffer privateKeys, HostBuffer mus, HostBuffer rnds,
-                     HostBuffer signatures, byte[] status, TaskListener early) {
-        HostBuffer[] buffers = {privateKeys, mus, rnds, signatures};
-        if (!runPinned(params, Operation.SIGN, n, buffers, status, early)) {
-            Backend.super.sign(params, n, privateKeys, mus, rnds, signatures, status);
-        }
-    }
-
-    @Override
-    public void verify(ParameterSet params, int n, HostBuffer publicKeys, HostBuffer mus, HostBuffer signatures,
-                       byte[] status) {
-        HostBuffer[] buffers = {publicKeys, mus, signatures};
-        if (!runPinned(params, Operation.VERIFY, n, buffers, status, null)) {
-            Backend.super.verify(params, n, publicKeys, mus, signatures, status);
-        }
-    }
-
-    /**
-     * Runs a call whose buffers are all this backend's {@link PinnedBuffer}s straight from them.
-     *
-     * @param buffers the records in {@link BatchLayout} region order, without the status
-     * @param early   told of tasks as they end (signing), or null
      * @return false, having run nothing, when a buffer is not this backend's or cannot be
      *         registered with the open devices: the caller then copies through arrays
      */
-    private boolean runPinned(ParameterSet params, Operation op, int n, HostBuffer[] buffers, byte[] status,
-                              TaskListener early) {
-        List<BatchLayout.Region> regions = BatchLayout.of(params, op, 1).regions();
-        for (int r = 0; r < buffers.length; r++) {
-            buffers[r].requireRecords(regions.get(r).name(), n, regions.get(r).recordBytes());
-        }
-        requireRecords("status", status, n, 1);
-        for (HostBuffer b : buffers) {
-            if (!(b instanceof PinnedBuffer pinned && pinned.ownedBy(this))) {
+    private boolean runPinned(BatchRecords records) {
+        int fields = records.fields();
+        for (int f = 0; f < fields; f++) {
+            if (!(records.host(f) instanceof PinnedBuffer pinned && pinned.ownedBy(this))) {
                 return false;
             }
         }
-        if (n == 0) {
-            return true;
-        }
         DeviceSet set = devices();
-        Pointer[] pointers = new Pointer[buffers.length + 1];
-        ByteBuffer[] views = new ByteBuffer[buffers.length + 1];
+        Pointer[] pointers = new Pointer[fields + 1];
+        ByteBuffer[] views = new ByteBuffer[fields + 1];
         try {
-            for (int r = 0; r < buffers.length; r++) {
-                pointers[r] = ((PinnedBuffer) buffers[r]).pointerIn(set);
-                views[r] = buffers[r].buffer();
+            for (int f = 0; f < fields; f++) {
+                pointers[f] = ((PinnedBuffer) records.host(f)).pointerIn(set);
+                views[f] = records.host(f).buffer();
             }
         } catch (BackendException e) {
             LOG.log(System.Logger.Level.WARNING, "host buffers not page-locked, copying through arrays: "
                     + e.getMessage());
             return false;
         }
-        byte[][] arrays = new byte[buffers.length + 1][];
-        arrays[buffers.length] = status;
+        byte[][] arrays = new byte[fields + 1][];
+        arrays[fields] = records.status();
         try {
-            set.run(params, op, n, arrays, pointers, views, early);
+            set.run(records.params(), records.op(), records.count(), arrays, pointers, views, records.listener());
         } catch (BackendException e) {
             failed(set, e);
             throw e;
         }
         return true;
-    }
-
-    private static void requireRecords(String name, byte[] array, int n, int recordBytes) {
-        if (n < 0) {
-            throw new IllegalArgumentException("negative task count " + n);
-        }
-        long needed = (long) n * recordBytes;
-        if (array.length < needed) {
-            throw new IllegalArgumentException(name + " holds " + array.length + " bytes; " + n + " tasks of "
-                    + recordBytes + " need " + needed);
-        }
-    }
-
-    private void run(ParameterSet params, Operation op, int n, byte[][] arrays) {
-        if (n == 0) {
-            return;
-        }
-        DeviceSet set = devices();
-        try {
-            set.run(params, op, n, arrays);
-        } catch (BackendException e) {
-            failed(set, e);
-            throw e;
-        }
     }
 
     /** The open devices; opens them if none are and the retry delay allows. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.PinnedDigests;
 import io.dilithiumgpu.backend.TaskStatus;
@@ -43,7 +44,7 @@ class CpuBackendTest {
             pks = new byte[n * p.publicKeyBytes()];
             sks = new byte[n * p.privateKeyBytes()];
             byte[] status = filled(n);
-            backend.keyGen(p, n, seeds, pks, sks, status);
+            backend.run(BatchRecords.keyGen(p, n, seeds, pks, sks, status));
             assertArrayEquals(new byte[n], status);
         }
     }
@@ -92,7 +93,7 @@ class CpuBackendTest {
             new Random(8).nextBytes(rnds);
             byte[] sigs = new byte[N * sigBytes];
             byte[] status = filled(N);
-            backend.sign(p, N, b.sks, mus, rnds, sigs, status);
+            backend.run(BatchRecords.sign(p, N, b.sks, mus, rnds, sigs, status));
             for (int i = 0; i < N; i++) {
                 assertEquals(i == bad ? TaskStatus.INVALID_KEY : TaskStatus.OK, status[i], "sign task " + i);
             }
@@ -101,7 +102,7 @@ class CpuBackendTest {
             // task 5's signature is corrupted, task 3 has no signature: those two alone are rejected
             sigs[5 * sigBytes + 40] ^= 1;
             status = filled(N);
-            backend.verify(p, N, b.pks, mus, sigs, status);
+            backend.run(BatchRecords.verify(p, N, b.pks, mus, sigs, status));
             for (int i = 0; i < N; i++) {
                 byte expected = i == bad || i == 5 ? TaskStatus.REJECTED : TaskStatus.OK;
                 assertEquals(expected, status[i], "verify task " + i);
@@ -149,8 +150,8 @@ class CpuBackendTest {
                 byte[] cached = new byte[n * sigBytes];
                 byte[] plainStatus = filled(n);
                 byte[] cachedStatus = filled(n);
-                backend.sign(p, n, sks, mus, rnds, plain, plainStatus);
-                backend.sign(p, n, sks, skCaches, mus, rnds, cached, cachedStatus);
+                backend.run(BatchRecords.sign(p, n, sks, mus, rnds, plain, plainStatus));
+                backend.run(BatchRecords.sign(p, n, sks, mus, rnds, cached, cachedStatus).withCaches(skCaches));
                 assertArrayEquals(plainStatus, cachedStatus, "round " + round);
                 assertArrayEquals(plain, cached, "round " + round);
                 for (int i = 0; i < n; i++) {
@@ -159,7 +160,7 @@ class CpuBackendTest {
 
                 cached[5 * sigBytes + 3] ^= 1;
                 byte[] verdicts = filled(n);
-                backend.verify(p, n, pks, pkCaches, mus, cached, verdicts);
+                backend.run(BatchRecords.verify(p, n, pks, mus, cached, verdicts).withCaches(pkCaches));
                 for (int i = 0; i < n; i++) {
                     byte expected = i == bad || i == 5 ? TaskStatus.REJECTED : TaskStatus.OK;
                     assertEquals(expected, verdicts[i], "round " + round + ", verify task " + i);
@@ -169,8 +170,9 @@ class CpuBackendTest {
                 assertTrue(privateCaches[j].isDecoded(), "key " + j);
                 assertTrue(publicCaches[j].isDecoded(), "key " + j);
             }
-            assertThrows(IllegalArgumentException.class, () -> backend.sign(p, n, sks, new PrivateKeyCache[n - 1],
-                    new byte[n * 64], new byte[n * p.rndBytes()], new byte[n * sigBytes], new byte[n]));
+            assertThrows(IllegalArgumentException.class, () -> backend.run(BatchRecords.sign(p, n, sks,
+                    new byte[n * 64], new byte[n * p.rndBytes()], new byte[n * sigBytes],
+                            new byte[n]).withCaches(new PrivateKeyCache[n - 1])));
             privateCaches[0].destroy();
             assertFalse(privateCaches[0].isDecoded());
         }
@@ -192,13 +194,13 @@ class CpuBackendTest {
             byte[] rnds = new byte[n * p.rndBytes()];
             byte[] sigsOne = new byte[n * p.signatureBytes()];
             byte[] sigsMany = new byte[n * p.signatureBytes()];
-            one.sign(p, n, a.sks, mus, rnds, sigsOne, new byte[n]);
-            many.sign(p, n, b.sks, mus, rnds, sigsMany, new byte[n]);
+            one.run(BatchRecords.sign(p, n, a.sks, mus, rnds, sigsOne, new byte[n]));
+            many.run(BatchRecords.sign(p, n, b.sks, mus, rnds, sigsMany, new byte[n]));
             assertArrayEquals(sigsOne, sigsMany);
 
             byte[] untouched = {0x7f};
-            one.verify(p, 0, new byte[0], new byte[0], new byte[0], untouched);
-            many.sign(p, 0, new byte[0], new byte[0], new byte[0], new byte[0], untouched);
+            one.run(BatchRecords.verify(p, 0, new byte[0], new byte[0], new byte[0], untouched));
+            many.run(BatchRecords.sign(p, 0, new byte[0], new byte[0], new byte[0], new byte[0], untouched));
             assertEquals(0x7f, untouched[0]);
         }
     }
@@ -207,14 +209,15 @@ class CpuBackendTest {
     void rejectsShortArraysAndUseAfterClose() {
         ParameterSet p = ParameterSet.ML_DSA_65;
         CpuBackend backend = new CpuBackend(2);
-        assertThrows(IllegalArgumentException.class, () -> backend.verify(p, 2,
-                new byte[2 * p.publicKeyBytes()], new byte[2 * 64], new byte[2 * p.signatureBytes() - 1], new byte[2]));
-        assertThrows(IllegalArgumentException.class, () -> backend.keyGen(p, 1,
-                new byte[32], new byte[p.publicKeyBytes()], new byte[p.privateKeyBytes()], new byte[0]));
+        assertThrows(IllegalArgumentException.class, () -> backend.run(BatchRecords.verify(p, 2,
+                new byte[2 * p.publicKeyBytes()], new byte[2 * 64], new byte[2 * p.signatureBytes() - 1],
+                        new byte[2])));
+        assertThrows(IllegalArgumentException.class, () -> backend.run(BatchRecords.keyGen(p, 1,
+                new byte[32], new byte[p.publicKeyBytes()], new byte[p.privateKeyBytes()], new byte[0])));
         assertEquals(8, backend.preferredBatchSize(p, Operation.SIGN));
         backend.close();
         backend.close();
-        assertThrows(BackendException.class, () -> backend.keyGen(p, 1,
-                new byte[32], new byte[p.publicKeyBytes()], new byte[p.privateKeyBytes()], new byte[1]));
+        assertThrows(BackendException.class, () -> backend.run(BatchRecords.keyGen(p, 1,
+                new byte[32], new byte[p.publicKeyBytes()], new byte[p.privateKeyBytes()], new byte[1])));
     }
 }

@@ -1,6 +1,7 @@
 package io.dilithiumgpu.backend.cuda;
 
 import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.HostBufferFixtures;
 import io.dilithiumgpu.backend.Operation;
@@ -92,12 +93,12 @@ class CudaBackendTest {
             seeds = random(r, n * 32);
             pks = new byte[n * p.publicKeyBytes()];
             sks = new byte[n * p.privateKeyBytes()];
-            cpu.keyGen(p, n, seeds, pks, sks, new byte[n]);
+            cpu.run(BatchRecords.keyGen(p, n, seeds, pks, sks, new byte[n]));
             mus = random(r, n * 64);
             rnds = random(r, n * p.rndBytes());
             sigs = new byte[n * p.signatureBytes()];
             signStatus = new byte[n];
-            cpu.sign(p, n, sks, mus, rnds, sigs, signStatus);
+            cpu.run(BatchRecords.sign(p, n, sks, mus, rnds, sigs, signStatus));
         }
 
         void checkOnGpu() {
@@ -108,15 +109,15 @@ class CudaBackendTest {
             byte[] pk = new byte[pks.length];
             byte[] sk = new byte[sks.length];
             byte[] status = new byte[n];
-            gpu.keyGen(p, n, seeds, pk, sk, status);
+            gpu.run(BatchRecords.keyGen(p, n, seeds, pk, sk, status));
             assertArrayEquals(new byte[n], status, p + " keyGen status");
             assertArrayEquals(pks, pk, p + " public keys");
             assertArrayEquals(sks, sk, p + " private keys");
             byte[] sig = new byte[sigs.length];
-            gpu.sign(p, n, sks, mus, rnds, sig, status);
+            gpu.run(BatchRecords.sign(p, n, sks, mus, rnds, sig, status));
             assertArrayEquals(signStatus, status, p + " sign status");
             assertArrayEquals(sigs, sig, p + " signatures");
-            gpu.verify(p, n, pks, mus, sigs, status);
+            gpu.run(BatchRecords.verify(p, n, pks, mus, sigs, status));
             assertArrayEquals(new byte[n], status, p + " verify status");
         }
 
@@ -137,14 +138,14 @@ class CudaBackendTest {
                  HostBuffer pkIn = HostBufferFixtures.filled(allocate, pks);
                  HostBuffer sigIn = HostBufferFixtures.filled(allocate, sigs)) {
                 byte[] status = new byte[n];
-                gpu.keyGen(p, n, seedsIn, pkOut, skOut, status);
+                gpu.run(BatchRecords.keyGen(p, n, seedsIn, pkOut, skOut, status));
                 assertArrayEquals(new byte[n], status, p + " keyGen status");
                 assertArrayEquals(pks, HostBufferFixtures.contents(pkOut), p + " public keys");
                 assertArrayEquals(sks, HostBufferFixtures.contents(skOut), p + " private keys");
-                gpu.sign(p, n, skIn, musIn, rndsIn, sigOut, status);
+                gpu.run(BatchRecords.sign(p, n, skIn, musIn, rndsIn, sigOut, status));
                 assertArrayEquals(signStatus, status, p + " sign status");
                 assertArrayEquals(sigs, HostBufferFixtures.contents(sigOut), p + " signatures");
-                gpu.verify(p, n, pkIn, musIn, sigIn, status);
+                gpu.run(BatchRecords.verify(p, n, pkIn, musIn, sigIn, status));
                 assertArrayEquals(new byte[n], status, p + " verify status");
             }
         }
@@ -198,7 +199,7 @@ class CudaBackendTest {
                  HostBuffer rndsIn = HostBufferFixtures.filled(gpu::allocateHost, c.rnds);
                  HostBuffer sigOut = gpu.allocateHost(c.sigs.length)) {
                 byte[] status = new byte[c.n];
-                gpu.sign(p, c.n, skIn, musIn, rndsIn, sigOut, status, null);
+                gpu.run(BatchRecords.sign(p, c.n, skIn, musIn, rndsIn, sigOut, status).withListener(null));
                 byte[] sig = HostBufferFixtures.contents(sigOut);
                 for (int i = 0; i < c.n; i++) {
                     assertEquals(i == bad ? TaskStatus.INVALID_KEY : TaskStatus.OK, status[i], "status of task " + i);
@@ -343,13 +344,13 @@ class CudaBackendTest {
             byte[][] seen = new byte[c.n][];
             java.nio.ByteBuffer view = sigOut.buffer();
             byte[] status = new byte[c.n];
-            gpu.sign(p, c.n, skIn, musIn, rndsIn, sigOut, status, (task, code) -> {
+            gpu.run(BatchRecords.sign(p, c.n, skIn, musIn, rndsIn, sigOut, status).withListener((task, code) -> {
                 told.incrementAndGet(task);
                 toldStatus[task] = code;
                 byte[] sig = new byte[s];
                 view.get(task * s, sig);
                 seen[task] = sig;
-            });
+            }));
             for (int i = 0; i < c.n; i++) {
                 assertEquals(1, told.get(i), "task " + i + " told once");
                 byte expected = i == bad ? TaskStatus.INVALID_KEY : TaskStatus.OK;
@@ -388,7 +389,7 @@ class CudaBackendTest {
             sigOut.buffer().put(0, filler);
             byte[] status = new byte[c.n];
             Arrays.fill(status, (byte) 0x5A);
-            gpu.sign(p, n, skIn, musIn, rndsIn, sigOut, status);
+            gpu.run(BatchRecords.sign(p, n, skIn, musIn, rndsIn, sigOut, status));
             byte[] sig = HostBufferFixtures.contents(sigOut);
             for (int i = 0; i < c.n; i++) {
                 byte expected = i == 2 ? TaskStatus.INVALID_KEY : i < n ? TaskStatus.OK : (byte) 0x5A;
@@ -400,7 +401,7 @@ class CudaBackendTest {
                 assertEquals((byte) 0x5A, sig[i], "signature byte " + i + " beyond the batch");
             }
             assertThrows(IllegalArgumentException.class,
-                    () -> gpu.sign(p, c.n + 1, skIn, musIn, rndsIn, sigOut, new byte[c.n + 1]));
+                    () -> gpu.run(BatchRecords.sign(p, c.n + 1, skIn, musIn, rndsIn, sigOut, new byte[c.n + 1])));
         }
     }
 
@@ -413,7 +414,7 @@ class CudaBackendTest {
         byte[] status = new byte[c.n];
         Arrays.fill(sig, (byte) 0x5A);
         Arrays.fill(status, (byte) 0x5A);
-        gpu.sign(p, n, c.sks, c.mus, c.rnds, sig, status);
+        gpu.run(BatchRecords.sign(p, n, c.sks, c.mus, c.rnds, sig, status));
         assertArrayEquals(Arrays.copyOf(c.sigs, n * p.signatureBytes()), Arrays.copyOf(sig, n * p.signatureBytes()));
         for (int i = n * p.signatureBytes(); i < sig.length; i++) {
             assertEquals((byte) 0x5A, sig[i], "signature byte " + i + " beyond the batch");
@@ -432,7 +433,7 @@ class CudaBackendTest {
         byte[] sig = new byte[c.sigs.length];
         Arrays.fill(sig, (byte) 0x77);
         byte[] status = new byte[c.n];
-        gpu.sign(p, c.n, sks, c.mus, c.rnds, sig, status);
+        gpu.run(BatchRecords.sign(p, c.n, sks, c.mus, c.rnds, sig, status));
         assertArrayEquals(new byte[] {0, 0, TaskStatus.INVALID_KEY, 0, 0}, status);
         int s = p.signatureBytes();
         assertArrayEquals(new byte[s], Arrays.copyOfRange(sig, 2 * s, 3 * s));
@@ -484,10 +485,11 @@ class CudaBackendTest {
                         byte[] sigs = Arrays.copyOfRange(c.sigs, first * s, (first + 5) * s);
                         sigs[bad * s + 11] ^= 4;
                         byte[] status = new byte[5];
-                        gpu.verify(p, 5, Arrays.copyOfRange(c.pks, first * pk, (first + 5) * pk),
-                                Arrays.copyOfRange(c.mus, first * 64, (first + 5) * 64), sigs, status);
+                        gpu.run(BatchRecords.verify(p, 5, Arrays.copyOfRange(c.pks, first * pk, (first + 5) * pk),
+                                Arrays.copyOfRange(c.mus, first * 64, (first + 5) * 64), sigs, status));
                         for (int t = 0; t < 5; t++) {
-                            assertEquals(t == bad ? TaskStatus.REJECTED : TaskStatus.OK, status[t], "task " + (first + t));
+                            assertEquals(t == bad ? TaskStatus.REJECTED : TaskStatus.OK, status[t],
+                                    "task " + (first + t));
                         }
                     }));
                 }
@@ -513,10 +515,10 @@ class CudaBackendTest {
             Case c = new Case(p, n, 0x5EED_0005L);
             byte[] pk = new byte[c.pks.length];
             byte[] sk = new byte[c.sks.length];
-            fresh.keyGen(p, n, c.seeds, pk, sk, new byte[n]);
+            fresh.run(BatchRecords.keyGen(p, n, c.seeds, pk, sk, new byte[n]));
             assertArrayEquals(c.sks, sk);
             assertWiped(devices, p, Operation.KEYGEN, "publicKeys");
-            fresh.sign(p, n, c.sks, c.mus, c.rnds, new byte[c.sigs.length], new byte[n]);
+            fresh.run(BatchRecords.sign(p, n, c.sks, c.mus, c.rnds, new byte[c.sigs.length], new byte[n]));
             assertWiped(devices, p, Operation.SIGN, "signatures");
         } finally {
             fresh.close();
@@ -531,7 +533,8 @@ class CudaBackendTest {
     private static void assertWiped(DeviceSet devices, ParameterSet p, Operation op, String witness) {
         BatchLayout layout = BatchLayout.of(p, op, SLOT_TASKS);
         DeviceContext first = devices.slots().get(0).device();
-        int workspace = Math.toIntExact(first.kernel(p, op).config().workspaceBytes(SLOT_TASKS, first.multiprocessors()));
+        int workspace = Math.toIntExact(first.kernel(p, op).config().workspaceBytes(SLOT_TASKS,
+                first.multiprocessors()));
         boolean witnessSeen = false;
         for (StreamSlot slot : devices.slots()) {
             for (BatchLayout.Region region : layout.regions()) {
@@ -559,7 +562,8 @@ class CudaBackendTest {
         for (ParameterSet p : ParameterSet.values()) {
             for (Operation op : Operation.values()) {
                 int preferred = gpu.preferredBatchSize(p, op);
-                assertTrue(preferred >= SMALL.streamsPerDevice() * SMALL.minChunkTasks(), p + " " + op + ": " + preferred);
+                assertTrue(preferred >= SMALL.streamsPerDevice() * SMALL.minChunkTasks(),
+                        p + " " + op + ": " + preferred);
             }
         }
         assertTrue(gpu.description().startsWith("device 0 ("), gpu.description());
@@ -580,14 +584,16 @@ class CudaBackendTest {
             ParameterSet p = ParameterSet.ML_DSA_44;
             byte[] seeds = new byte[n * ParameterSet.SEED_BYTES];
             new SplittableRandom(7).nextBytes(seeds);
-            other.keyGen(p, n, seeds, new byte[n * p.publicKeyBytes()], new byte[n * p.privateKeyBytes()], new byte[n]);
+            other.run(BatchRecords.keyGen(p, n, seeds, new byte[n * p.publicKeyBytes()],
+                    new byte[n * p.privateKeyBytes()], new byte[n]));
             // A chunk is counted after its slot has wiped it, which may be just after the call returned.
             long deadline = System.nanoTime() + 10_000_000_000L;
             while (m.getTaskCount() < n && System.nanoTime() < deadline) {
                 Thread.sleep(1);
             }
             assertEquals(n, m.getTaskCount());
-            assertTrue(m.getChunkCount() >= 3, "a batch of " + n + " on slots of " + SLOT_TASKS + ": " + m.getChunkCount());
+            assertTrue(m.getChunkCount() >= 3,
+                    "a batch of " + n + " on slots of " + SLOT_TASKS + ": " + m.getChunkCount());
             assertTrue(m.getGpuNanos() > 0 && m.getPackNanos() > 0 && m.getUnpackNanos() > 0);
             assertTrue(m.getLaunchNanos() > 0 && m.getLaunchNanos() < m.getGpuNanos(),
                     "submitting the launches is a part of the GPU time: " + m.getLaunchNanos());
@@ -606,7 +612,8 @@ class CudaBackendTest {
         other.close();
         other.close();
         ParameterSet p = ParameterSet.ML_DSA_44;
-        assertThrows(BackendException.class, () -> other.verify(p, 1, new byte[p.publicKeyBytes()], new byte[64],
-                new byte[p.signatureBytes()], new byte[1]));
+        assertThrows(BackendException.class, () -> other.run(BatchRecords.verify(p, 1, new byte[p.publicKeyBytes()],
+                new byte[64],
+                new byte[p.signatureBytes()], new byte[1])));
     }
 }

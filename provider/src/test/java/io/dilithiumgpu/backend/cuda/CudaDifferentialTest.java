@@ -1,5 +1,6 @@
 package io.dilithiumgpu.backend.cuda;
 
+import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.PinnedDigests;
 import io.dilithiumgpu.backend.TaskStatus;
@@ -96,7 +97,7 @@ class CudaDifferentialTest {
         int n = Math.min(KEYS, tasks);
         byte[] pks = new byte[n * p.publicKeyBytes()];
         byte[] sks = new byte[n * p.privateKeyBytes()];
-        cpu.keyGen(p, n, bytes(r, n * 32), pks, sks, new byte[n]);
+        cpu.run(BatchRecords.keyGen(p, n, bytes(r, n * 32), pks, sks, new byte[n]));
         return new byte[][] {pks, sks};
     }
 
@@ -122,8 +123,8 @@ class CudaDifferentialTest {
             byte[] cpuPk = new byte[gpuPk.length];
             byte[] cpuSk = new byte[gpuSk.length];
             byte[] cpuStatus = new byte[n];
-            gpu.keyGen(p, n, seeds, gpuPk, gpuSk, gpuStatus);
-            cpu.keyGen(p, n, seeds, cpuPk, cpuSk, cpuStatus);
+            gpu.run(BatchRecords.keyGen(p, n, seeds, gpuPk, gpuSk, gpuStatus));
+            cpu.run(BatchRecords.keyGen(p, n, seeds, cpuPk, cpuSk, cpuStatus));
             same(p, "keyGen status", done, gpuStatus, cpuStatus, n, 1);
             same(p, "keyGen public key", done, gpuPk, cpuPk, n, p.publicKeyBytes());
             same(p, "keyGen private key", done, gpuSk, cpuSk, n, p.privateKeyBytes());
@@ -165,8 +166,8 @@ class CudaDifferentialTest {
             byte[] gpuStatus = new byte[n];
             byte[] cpuSig = new byte[n * sigBytes];
             byte[] cpuStatus = new byte[n];
-            gpu.sign(p, n, sks, mus, rnds, gpuSig, gpuStatus);
-            cpu.sign(p, n, sks, mus, rnds, cpuSig, cpuStatus);
+            gpu.run(BatchRecords.sign(p, n, sks, mus, rnds, gpuSig, gpuStatus));
+            cpu.run(BatchRecords.sign(p, n, sks, mus, rnds, cpuSig, cpuStatus));
             same(p, "sign status", done, gpuStatus, cpuStatus, n, 1);
             for (int i = 0; i < n; i++) {
                 boolean corrupted = (done + i) % 97 == 96;
@@ -213,15 +214,15 @@ class CudaDifferentialTest {
             }
             byte[] sigs = new byte[n * sigBytes];
             byte[] signStatus = new byte[n];
-            gpu.sign(p, n, sks, mus, bytes(r, n * p.rndBytes()), sigs, signStatus);
+            gpu.run(BatchRecords.sign(p, n, sks, mus, bytes(r, n * p.rndBytes()), sigs, signStatus));
             for (int i = 0; i < n; i++) {
                 assertEquals(TaskStatus.OK, signStatus[i], p + " signing verification input " + (done + i));
                 corrupt(p, r, (done + i) % 8, pks, mus, sigs, i, hintBytes);
             }
             byte[] gpuStatus = new byte[n];
             byte[] cpuStatus = new byte[n];
-            gpu.verify(p, n, pks, mus, sigs, gpuStatus);
-            cpu.verify(p, n, pks, mus, sigs, cpuStatus);
+            gpu.run(BatchRecords.verify(p, n, pks, mus, sigs, gpuStatus));
+            cpu.run(BatchRecords.verify(p, n, pks, mus, sigs, cpuStatus));
             same(p, "verify status", done, gpuStatus, cpuStatus, n, 1);
             for (int i = 0; i < n; i++) {
                 if ((done + i) % 8 < 4) {

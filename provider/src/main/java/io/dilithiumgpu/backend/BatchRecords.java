@@ -1,0 +1,261 @@
+package io.dilithiumgpu.backend;
+
+import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.PrivateKeyCache;
+import io.dilithiumgpu.core.PublicKeyCache;
+
+import java.util.Objects;
+
+/**
+ * The records of one {@link Backend#run} call: an operation on a parameter set, {@code n} tasks,
+ * and the flat arrays of fixed-size records its tasks read and write, all on the heap
+ * ({@code byte[]}) or all in {@link HostBuffer}s, plus a status byte per task. Optionally the
+ * keys' caches (signing and verification) and a {@link TaskListener} told of tasks as they end.
+ *
+ * <p>Fields, in the order {@link #array(int)} and {@link #host(int)} number them (task {@code i}'s
+ * record of a field is bytes {@code [i·size, (i+1)·size)}):
+ * <ul>
+ *   <li>key generation: seeds (32 bytes, secret) in; public keys, private keys (secret) out;</li>
+ *   <li>signing: private keys (secret), μ (64 bytes), rnd ({@link ParameterSet#rndBytes()},
+ *       secret) in; signatures out;</li>
+ *   <li>verification: public keys, μ, signatures in; nothing out but the status.</li>
+ * </ul>
+ * Arrays and buffers may hold more than {@code n} records (the batcher reuses pooled ones); a
+ * backend reads and writes only the first {@code n}. The factories check every length.
+ *
+ * <p>Immutable; the arrays and buffers it names are the caller's, and {@code with...} returns a
+ * new instance naming the same ones.
+ */
+public final class BatchRecords {
+    private final ParameterSet params;
+    private final Operation op;
+    private final int n;
+    private final byte[][] arrays;
+    private final HostBuffer[] buffers;
+    private final byte[] status;
+    private final PrivateKeyCache[] privateKeyCaches;
+    private final PublicKeyCache[] publicKeyCaches;
+    private final TaskListener listener;
+
+    private BatchRecords(ParameterSet params, Operation op, int n, byte[][] arrays, HostBuffer[] buffers,
+                         byte[] status, PrivateKeyCache[] privateKeyCaches, PublicKeyCache[] publicKeyCaches,
+                         TaskListener listener) {
+        this.params = params;
+        this.op = op;
+        this.n = n;
+        this.arrays = arrays;
+        this.buffers = buffers;
+        this.status = status;
+        this.privateKeyCaches = privateKeyCaches;
+        this.publicKeyCaches = publicKeyCaches;
+        this.listener = listener;
+    }
+
+    /**
+     * Key generation from seeds: ζ (round 3.1) or ξ (FIPS 204 Algorithm 6, ML-DSA.KeyGen_internal).
+     * Every status is {@link TaskStatus#OK}.
+     *
+     * @throws IllegalArgumentException when n is negative or an array holds fewer than n records
+     */
+    public static BatchRecords keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys,
+                                      byte[] privateKeys, byte[] status) {
+        return onHeap(params, Operation.KEYGEN, n, status, seeds, publicKeys, privateKeys);
+    }
+
+    /** {@link #keyGen(ParameterSet, int, byte[], byte[], byte[], byte[])} with the records in host buffers. */
+    public static BatchRecords keyGen(ParameterSet params, int n, HostBuffer seeds, HostBuffer publicKeys,
+                                      HostBuffer privateKeys, byte[] status) {
+        return inHost(params, Operation.KEYGEN, n, status, seeds, publicKeys, privateKeys);
+    }
+
+    /**
+     * Signing of precomputed μ (FIPS 204 Algorithm 7, ML-DSA.Sign_internal, from step 6 on; round
+     * 3.1 {@code crypto_sign_signature} after μ). rnd is FIPS 204's rnd, or round 3.1's ρ′. A
+     * status is {@link TaskStatus#OK} (the signature written) or {@link TaskStatus#INVALID_KEY}
+     * (the record's contents unspecified).
+     */
+    public static BatchRecords sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds,
+                                    byte[] signatures, byte[] status) {
+        return onHeap(params, Operation.SIGN, n, status, privateKeys, mus, rnds, signatures);
+    }
+
+    /** {@link #sign(ParameterSet, int, byte[], byte[], byte[], byte[], byte[])} with the records in host buffers. */
+    public static BatchRecords sign(ParameterSet params, int n, HostBuffer privateKeys, HostBuffer mus,
+                                    HostBuffer rnds, HostBuffer signatures, byte[] status) {
+        return inHost(params, Operation.SIGN, n, status, privateKeys, mus, rnds, signatures);
+    }
+
+    /**
+     * Verification of precomputed μ (FIPS 204 Algorithm 8, ML-DSA.Verify_internal, from step 7).
+     * A status is {@link TaskStatus#OK} (valid) or {@link TaskStatus#REJECTED} (not, malformed
+     * hints included).
+     */
+    public static BatchRecords verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus,
+                                      byte[] signatures, byte[] status) {
+        return onHeap(params, Operation.VERIFY, n, status, publicKeys, mus, signatures);
+    }
+
+    /** {@link #verify(ParameterSet, int, byte[], byte[], byte[], byte[])} with the records in host buffers. */
+    public static BatchRecords verify(ParameterSet params, int n, HostBuffer publicKeys, HostBuffer mus,
+                                      HostBuffer signatures, byte[] status) {
+        return inHost(params, Operation.VERIFY, n, status, publicKeys, mus, signatures);
+    }
+
+    private static BatchRecords onHeap(ParameterSet params, Operation op, int n, byte[] status, byte[]... arrays) {
+        requireCount(params, op, n, status);
+        for (int f = 0; f < arrays.length; f++) {
+            long needed = (long) n * recordBytes(params, op, f);
+            Objects.requireNonNull(arrays[f], name(op, f));
+            if (arrays[f].length < needed) {
+                throw new IllegalArgumentException(name(op, f) + " holds " + arrays[f].length + " bytes; " + n
+                        + " tasks of " + recordBytes(params, op, f) + " need " + needed);
+            }
+        }
+        return new BatchRecords(params, op, n, arrays, null, status, null, null, null);
+    }
+
+    private static BatchRecords inHost(ParameterSet params, Operation op, int n, byte[] status,
+                                       HostBuffer... buffers) {
+        requireCount(params, op, n, status);
+        for (int f = 0; f < buffers.length; f++) {
+            Objects.requireNonNull(buffers[f], name(op, f)).requireRecords(name(op, f), n, recordBytes(params, op, f));
+        }
+        return new BatchRecords(params, op, n, null, buffers, status, null, null, null);
+    }
+
+    private static void requireCount(ParameterSet params, Operation op, int n, byte[] status) {
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(status, "status");
+        if (n < 0) {
+            throw new IllegalArgumentException("negative task count " + n);
+        }
+        if (status.length < n) {
+            throw new IllegalArgumentException("status holds " + status.length + " bytes; " + n + " tasks need " + n);
+        }
+    }
+
+    /**
+     * These records with each signing task's private-key cache: {@code caches[i]} belongs to the
+     * key of task i, or is null. A backend that decodes keys itself may use and fill them
+     * ({@link PrivateKeyCache} says how); results are the same without them.
+     *
+     * @param caches at least n entries, or null for none
+     * @throws IllegalStateException    when these are not signing records
+     * @throws IllegalArgumentException when caches holds fewer than n entries
+     */
+    public BatchRecords withCaches(PrivateKeyCache[] caches) {
+        requireOp(Operation.SIGN, "private-key caches");
+        requireCaches(caches == null ? n : caches.length);
+        return new BatchRecords(params, op, n, arrays, buffers, status, caches, null, listener);
+    }
+
+    /** As {@link #withCaches(PrivateKeyCache[])}, with public-key caches for verification records. */
+    public BatchRecords withCaches(PublicKeyCache[] caches) {
+        requireOp(Operation.VERIFY, "public-key caches");
+        requireCaches(caches == null ? n : caches.length);
+        return new BatchRecords(params, op, n, arrays, buffers, status, null, caches, listener);
+    }
+
+    /**
+     * These records with {@code early} to be told of tasks as they end, before the call returns
+     * ({@link TaskListener} says when); null for none. Backends that cannot tell early report
+     * every outcome in the status bytes only.
+     */
+    public BatchRecords withListener(TaskListener early) {
+        return new BatchRecords(params, op, n, arrays, buffers, status, privateKeyCaches, publicKeyCaches, early);
+    }
+
+    private void requireOp(Operation wanted, String what) {
+        if (op != wanted) {
+            throw new IllegalStateException(what + " belong to " + wanted + " records, not " + op);
+        }
+    }
+
+    private void requireCaches(int length) {
+        if (length < n) {
+            throw new IllegalArgumentException("caches hold " + length + " entries; " + n + " tasks need " + n);
+        }
+    }
+
+    public ParameterSet params() { return params; }
+
+    public Operation op() { return op; }
+
+    /** The number of tasks, n. */
+    public int count() { return n; }
+
+    /** Whether the records are in {@link HostBuffer}s ({@link #host(int)}) rather than arrays ({@link #array(int)}). */
+    public boolean inHost() { return buffers != null; }
+
+    /** The record fields of the operation, the status excluded: 3 for key generation and verification,
+            4 for signing. */
+    public int fields() { return fieldCount(op); }
+
+    /** Field f's records on the heap; null when they are in host buffers. */
+    public byte[] array(int f) { return arrays == null ? null : arrays[f]; }
+
+    /** Field f's records in a host buffer; null when they are on the heap. */
+    public HostBuffer host(int f) { return buffers == null ? null : buffers[f]; }
+
+    /** The status bytes, one per task, written by the backend. */
+    public byte[] status() { return status; }
+
+    /** Private-key caches (signing), or null. */
+    public PrivateKeyCache[] privateKeyCaches() { return privateKeyCaches; }
+
+    /** Public-key caches (verification), or null. */
+    public PublicKeyCache[] publicKeyCaches() { return publicKeyCaches; }
+
+    /** Told of tasks as they end, or null. */
+    public TaskListener listener() { return listener; }
+
+    /** Bytes of one record of field f. */
+    public int recordBytes(int f) { return recordBytes(params, op, f); }
+
+    /** Field f's name, as in the factories' parameters ({@code seeds}, {@code privateKeys}, ...). */
+    public String name(int f) { return name(op, f); }
+
+    /** Whether field f is read (an input) rather than written. */
+    public boolean input(int f) {
+        return switch (op) {
+            case KEYGEN -> f == 0;
+            case SIGN -> f < 3;
+            case VERIFY -> true;
+        };
+    }
+
+    /** Whether field f holds secrets (seeds, private keys, rnd), which copies must not outlive the call. */
+    public boolean secret(int f) {
+        return switch (op) {
+            case KEYGEN -> f == 0 || f == 2;
+            case SIGN -> f == 0 || f == 2;
+            case VERIFY -> false;
+        };
+    }
+
+    private static int fieldCount(Operation op) {
+        return op == Operation.SIGN ? 4 : 3;
+    }
+
+    private static String name(Operation op, int f) {
+        String[] names = switch (op) {
+            case KEYGEN -> new String[] {"seeds", "publicKeys", "privateKeys"};
+            case SIGN -> new String[] {"privateKeys", "mus", "rnds", "signatures"};
+            case VERIFY -> new String[] {"publicKeys", "mus", "signatures"};
+        };
+        return names[f];
+    }
+
+    private static int recordBytes(ParameterSet p, Operation op, int f) {
+        return switch (op) {
+            case KEYGEN -> f == 0 ? ParameterSet.SEED_BYTES : f == 1 ? p.publicKeyBytes() : p.privateKeyBytes();
+            case SIGN -> switch (f) {
+                case 0 -> p.privateKeyBytes();
+                case 1 -> ParameterSet.MU_BYTES;
+                case 2 -> p.rndBytes();
+                default -> p.signatureBytes();
+            };
+            case VERIFY -> f == 0 ? p.publicKeyBytes() : f == 1 ? ParameterSet.MU_BYTES : p.signatureBytes();
+        };
+    }
+}
