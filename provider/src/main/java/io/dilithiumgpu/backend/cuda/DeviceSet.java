@@ -21,12 +21,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Every GPU of the host, opened: a {@link DeviceContext} per device, {@code streamsPerDevice}
- * {@link StreamSlot}s on each, and one worker thread per slot. A backend call is cut into
- * {@link Chunk}s, so that a large batch spreads over all streams of all GPUs and the upload,
- * compute and download of consecutive chunks overlap (paper §5.4: one stream per partition). A
- * call of several chunks, or of one verification chunk, runs them from its own thread on the
- * idle slots it claims, launching all before it waits for any; the other chunks, and any that
- * find no idle slot, go into one shared queue, whichever slot's worker is free taking the next.
+ * {@link StreamSlot}s on each, and one worker thread per slot. A backend call is planned once
+ * ({@link ChunkPlan}) and cut into {@link Chunk}s, so that a large batch spreads over all streams
+ * of all GPUs and the upload, compute and download of consecutive chunks overlap (paper §5.4: one
+ * stream per partition). One scheduling path: the chunks of a call whose plan runs them on the
+ * caller go to the idle slots it claims, launched all before any is waited for; every other
+ * chunk, and any that finds no idle slot, goes into one shared queue, whichever slot's worker is
+ * free taking the next.
  *
  * <p>Lifecycle: opened whole or not at all; {@link #close()} fails the chunks still queued,
  * lets each worker finish the chunk in hand, joins the workers and frees slots, modules and
@@ -34,7 +35,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class DeviceSet implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(DeviceSet.class.getName());
-    private static final Chunk STOP = new Chunk(ParameterSet.ML_DSA_44, Operation.VERIFY, 0, 0, new byte[0][]);
+    /** Tells a worker to stop: no call's chunk. */
+    private static final Chunk STOP = new Chunk(ParameterSet.ML_DSA_44, Operation.VERIFY,
+            new ChunkPlan(new int[] {0, 0}, ChunkPlan.Transfer.STAGED, false, false, false, false), 0, new byte[0][],
+            null, null, null);
 
     private final CudaConfig config;
     private final List<DeviceContext> devices;
@@ -44,7 +48,7 @@ final class DeviceSet implements AutoCloseable {
     private final BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
     /**
      * Chunks of calls in progress, queued or running: under {@link CudaConfig.Sync#ADAPTIVE} a lone
-     * chunk's slot sleeps while another chunk is in flight, and spins while none is.
+     * chunk's slot sleeps while another chunk is in flight, and spins while none is ({@link ChunkPlan#sleep}).
      */
     private final AtomicInteger chunksInFlight = new AtomicInteger();
     /** Where {@link #claimIdle} starts looking for idle slots. */
@@ -197,36 +201,37 @@ final class DeviceSet implements AutoCloseable {
     }
 
     /**
-     * Runs {@code n} tasks of {@code op}: cuts them into chunks, runs those it finds idle slots for
-     * itself ({@link #runOnCaller}), queues the rest for the slots' workers and waits for all.
+     * Runs {@code n} tasks of {@code op} on heap arrays, as {@link #run(ParameterSet, Operation,
+     * int, byte[][], Pointer[], ByteBuffer[], TaskListener)} does.
      *
      * @param arrays the caller's arrays in {@link BatchLayout} region order, status last
-     * @throws BackendException the first chunk failure (the others are suppressed into it)
      */
     void run(ParameterSet params, Operation op, int n, byte[][] arrays) {
         run(params, op, n, arrays, null, null, null);
     }
 
     /**
-     * As {@link #run(ParameterSet, Operation, int, byte[][])}, with the records in registered host
-     * memory ({@link Chunk#pinned}) when {@code pinned} is not null, and, for signing on such
-     * memory, {@code early} told of each task as it ends ({@link Chunk#early}).
+     * Runs {@code n} tasks of {@code op}: plans the call, runs on the calling thread the chunks it
+     * finds idle slots for when the plan says so ({@link #runOnCaller}), queues the rest for the
+     * slots' workers and waits for all.
+     *
+     * @param arrays the caller's arrays in {@link BatchLayout} region order, status last (the only
+     *               entry used when {@code pinned} is not null)
+     * @param pinned the records in registered host memory, or null for heap arrays
+     * @param views  views of {@code pinned}, or null
+     * @param early  told of each task as it ends when the plan can tell ({@link ChunkPlan#tellsEarly}), or null
+     * @throws BackendException the first chunk failure (the others are suppressed into it)
      */
     void run(ParameterSet params, Operation op, int n, byte[][] arrays, Pointer[] pinned, ByteBuffer[] views,
              TaskListener early) {
-        int[] bounds = Chunk.bounds(n, config.slotTasks(), slots.size(), config.minChunkTasks());
-        List<Chunk> chunks = new ArrayList<>(bounds.length - 1);
-        int busy = chunksInFlight.getAndAdd(bounds.length - 1);
-        boolean sleep = config.sync().sleepsForLoneChunks() && bounds.length == 2 && busy >= 1;
-        for (int i = 0; i + 1 < bounds.length; i++) {
-            Chunk c = new Chunk(params, op, bounds[i], bounds[i + 1] - bounds[i], arrays, pinned, views);
-            c.sleep = sleep;
-            c.early = pinned != null && op == Operation.SIGN ? early : null;
-            c.publish = pinned != null && op == Operation.SIGN;
-            c.ordered = bounds.length > 2;
-            chunks.add(c);
+        int count = ChunkPlan.bounds(n, config.slotTasks(), slots.size(), config.minChunkTasks()).length - 1;
+        int inFlight = chunksInFlight.getAndAdd(count);
+        ChunkPlan plan = ChunkPlan.of(n, op, pinned != null, early != null, config, slots.size(), inFlight);
+        List<Chunk> chunks = new ArrayList<>(plan.chunks());
+        for (int i = 0; i < plan.chunks(); i++) {
+            chunks.add(new Chunk(params, op, plan, i, arrays, pinned, views, early));
         }
-        List<StreamSlot> claimed = chunks.size() > 1 || op == Operation.VERIFY ? claimIdle(chunks.size()) : List.of();
+        List<StreamSlot> claimed = plan.onCaller() ? claimIdle(chunks.size()) : List.of();
         List<Chunk> queued = chunks.subList(claimed.size(), chunks.size());
         Failures failures = new Failures();
         try {
@@ -284,25 +289,25 @@ final class DeviceSet implements AutoCloseable {
      * average before a worker ran them), and its end for the caller to be woken.
      */
     private void runOnCaller(List<Chunk> chunks, List<StreamSlot> claimed, Failures failures) {
-        List<StreamSlot.Launch> launched = new ArrayList<>(chunks.size());
+        List<ChunkRun> launched = new ArrayList<>(chunks.size());
         try {
             for (int i = 0; i < chunks.size(); i++) {
                 StreamSlot slot = claimed.get(i);
                 Chunk c = chunks.get(i);
                 c.queuedNanos = System.nanoTime();
                 try {
-                    launched.add(slot.launch(c));
+                    launched.add(ChunkRun.launch(slot, c));
                 } catch (RuntimeException | Error e) {
                     launched.add(null);
                     failures.add(failure(slot, e));
                 }
             }
             for (int i = 0; i < launched.size(); i++) {
-                StreamSlot.Launch l = launched.get(i);
-                if (l != null) {
+                ChunkRun run = launched.get(i);
+                if (run != null) {
                     StreamSlot slot = claimed.get(i);
                     try {
-                        slot.finish(l, stats, stats::ranInline);
+                        run.finish(stats, stats::ranInline);
                     } catch (RuntimeException | Error e) {
                         failures.add(failure(slot, e));
                     }

@@ -10,10 +10,17 @@
  *       {@code kernels-cuda/include/batch_abi.h}: entry-point names, launch configurations and
  *       grids, and where each array of a launch lies in a slot's memory.</li>
  *   <li>{@code DeviceContext}: one GPU's primary context, module and the eighteen checked kernels it launches.</li>
- *   <li>{@code StreamSlot}: one stream with its pinned host block, device block, scratch and
- *       workspace, allocated once and reused (the paper's memory pool); runs one chunk as
- *       pack, upload, launch, download, synchronise, check, unpack, and wipes secrets in
- *       {@code finally}.</li>
+ *   <li>{@code ChunkPlan}: how one call runs, decided before it starts (chunk bounds, how records
+ *       travel, ordered uploads, sleeping waits, whether its caller runs its chunks): a pure
+ *       function, tested without a GPU.</li>
+ *   <li>{@code StreamSlot}: one stream with its pinned host block, device block, scratch,
+ *       workspace and events, allocated once and reused (the paper's memory pool), and the steps
+ *       a chunk is made of.</li>
+ *   <li>{@code ChunkRun}: one chunk on one slot: upload, launch, download, synchronise, check,
+ *       deliver, and the wipe of its secrets in {@code finally}; {@code StagedTransfer} (heap
+ *       arrays through the pinned block) or {@code DirectTransfer} (registered host memory,
+ *       downloaded or published) moves its records, and {@code EarlyReporter} tells a listener of
+ *       published tasks as they end.</li>
  *   <li>{@code HostCopier}: fills and drains pinned memory on several threads.</li>
  *   <li>{@code DeviceSet}: all GPUs and their slots, one worker thread per slot, one shared
  *       queue of chunks.</li>
