@@ -45,7 +45,6 @@ final class StreamSlot implements AutoCloseable {
     private final DeviceContext device;
     private final int index;
     private final HostCopier copier;
-    private final int slotTasks;
     private final long blockBytes;
     private final long workspaceBytes;
     private final CUstream stream = new CUstream();
@@ -79,11 +78,10 @@ final class StreamSlot implements AutoCloseable {
     private ByteBuffer host;
     private boolean closed;
 
-    private StreamSlot(DeviceContext device, int index, HostCopier copier, CudaConfig.Sync sync, int slotTasks,
-                       long blockBytes, long workspaceBytes) {
+    private StreamSlot(DeviceContext device, int index, HostCopier copier, CudaConfig.Sync sync, long blockBytes,
+                       long workspaceBytes) {
         this.device = device;
         this.index = index;
-        this.slotTasks = slotTasks;
         this.copier = copier;
         this.sleeper = sync.sleepsForLoneChunks();
         this.blockBytes = blockBytes;
@@ -101,7 +99,7 @@ final class StreamSlot implements AutoCloseable {
     static StreamSlot open(DeviceContext device, int index, int slotTasks, HostCopier copier, CudaConfig.Sync sync) {
         long blockBytes = BatchLayout.capacityBytes(slotTasks);
         long workspaceBytes = Math.max(BatchLayout.ALIGNMENT, device.workspaceBytes(slotTasks));
-        StreamSlot s = new StreamSlot(device, index, copier, sync, slotTasks, blockBytes, workspaceBytes);
+        StreamSlot s = new StreamSlot(device, index, copier, sync, blockBytes, workspaceBytes);
         boolean done = false;
         try {
             s.allocate();
@@ -253,11 +251,6 @@ final class StreamSlot implements AutoCloseable {
 
     HostCopier copier() {
         return copier;
-    }
-
-    /** The most tasks a launch on this slot holds. */
-    int slotTasks() {
-        return slotTasks;
     }
 
     /** The event recorded after a chunk's input copies: a blocking-sync one for a chunk that sleeps. */
