@@ -48,9 +48,9 @@ constexpr int BLOCK_SHARED_BYTES = block_shared_bytes(BLOCK_WARPS);
  * registers (the __launch_bounds__ cap stays 65536 / 512 = 128 per thread) and shared memory per
  * warp, but a block no longer holds its multiprocessor slot until the slowest of four rejection
  * loops ends. With one task per warp (a 1,250-task chunk on a GPU of 2,112 resident warps) a block
- * of four lived for the longest of four geometric loops, about twice the mean for ML-DSA-44; on
- * the H100 10,000 tasks over 8 streams signed 2 to 3.5 % faster this way (kernel_bench), while key
- * generation and verification, whose tasks take equal time, lost about 1 % and keep four warps.
+ * of four lived for the longest of four geometric loops, about twice the mean for ML-DSA-44.
+ * Key generation and verification, whose tasks take equal time, gain nothing from it and keep
+ * four warps (docs/performance.md).
  */
 constexpr int SIGN_BLOCK_THREADS = 32;
 #define DG_SIGN_BLOCKS_PER_SM (4 * DG_BLOCKS_PER_SM)

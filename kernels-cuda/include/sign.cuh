@@ -14,8 +14,8 @@
  * idle: it holds FIRST iterations, as many as fill those lanes (ML-DSA-44: 16 streams of A^ and 4
  * iterations of 4 make one pass, where A^ and 8 iterations took two, and a task needs 4.25
  * iterations on average). Where A^ alone takes more than one pass (levels 3 and 5), or not even
- * one iteration fits, it holds CANDIDATES (ML-DSA-87 with one iteration measured 4 % slower on
- * an H100). A key that has not produced a signature after MAX_ITERATIONS iterations
+ * one iteration fits, it holds CANDIDATES (one iteration alone measured slower, docs/performance.md).
+ * A key that has not produced a signature after MAX_ITERATIONS iterations
  * (probability below 2^-300 for a well-formed key) gets ABI_STATUS_INVALID_KEY, so that a
  * crafted key cannot hold the GPU forever.
  *

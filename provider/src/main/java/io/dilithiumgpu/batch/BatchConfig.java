@@ -1,6 +1,5 @@
 package io.dilithiumgpu.batch;
 
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
 
@@ -24,24 +23,13 @@ import java.util.Properties;
  *       <td>batches the backend runs at once (the next ones form meanwhile); 0 means the
  *           backend's preference ({@code Backend#preferredBatchesInFlight}: the CUDA backend's
  *           streams over all GPUs, 4 on the CPU)</td></tr>
- *   <tr><td>{@value #HOST_BUFFERS_PROPERTY}</td><td>{@code true}</td>
- *       <td>whether pooled batches keep their records in the backend's host buffers when it
- *           prefers them ({@code Backend#prefersHostBuffers}: the CUDA backend's page-locked
- *           memory, which the device copies straight from and to); {@code false} keeps them in
- *           heap arrays</td></tr>
- *   <tr><td>{@value #EARLY_DELIVERY_PROPERTY}</td><td>{@code true}</td>
- *       <td>whether a caller gets its result as soon as the backend reports its task ended
- *           ({@code TaskListener}: the CUDA backend's signing on host buffers), rather than when
- *           its whole batch has; its result then completes on a backend thread</td></tr>
- *   <tr><td>{@value #VIRTUAL_COMPLETION_PROPERTY}</td><td>{@code true}</td>
- *       <td>whether the futures of a finished batch complete on a virtual thread (JDK 21 and
- *           later) instead of the batch thread: a virtual-thread caller is then woken through
- *           the carrier's own queue rather than the scheduler's shared submission queue
- *           (docs/performance.md); on older JDKs the batch
- *           thread completes them, as with {@code false}</td></tr>
  * </table>
  *
- * <p>docs/batching.md explains how the knobs trade latency for throughput.
+ * <p>The builder also sets what no property does (the benchmarks and tests compare with and
+ * without them): {@link Builder#hostBuffers}, {@link Builder#earlyDelivery},
+ * {@link Builder#virtualCompletion} (each on by default) and {@link Builder#jmxName}. The README's
+ * configuration table lists the properties; docs/batching.md explains how the knobs trade latency
+ * for throughput.
  */
 public final class BatchConfig {
     public static final String BACKEND_PROPERTY = "dilithiumgpu.backend";
@@ -49,9 +37,6 @@ public final class BatchConfig {
     public static final String MAX_DELAY_PROPERTY = "dilithiumgpu.batch.maxDelayMicros";
     public static final String QUEUE_CAPACITY_PROPERTY = "dilithiumgpu.batch.queueCapacity";
     public static final String MAX_IN_FLIGHT_PROPERTY = "dilithiumgpu.batch.maxInFlight";
-    public static final String HOST_BUFFERS_PROPERTY = "dilithiumgpu.batch.hostBuffers";
-    public static final String EARLY_DELIVERY_PROPERTY = "dilithiumgpu.batch.earlyDelivery";
-    public static final String VIRTUAL_COMPLETION_PROPERTY = "dilithiumgpu.batch.virtualCompletion";
 
     public static final long DEFAULT_MAX_DELAY_MICROS = 250;
     public static final int DEFAULT_QUEUE_CAPACITY = 8192;
@@ -127,18 +112,6 @@ public final class BatchConfig {
         if (inFlight != null) {
             b.maxInFlight((int) parse(MAX_IN_FLIGHT_PROPERTY, inFlight));
         }
-        String hostBuffers = props.getProperty(HOST_BUFFERS_PROPERTY);
-        if (hostBuffers != null) {
-            b.hostBuffers(parseBoolean(HOST_BUFFERS_PROPERTY, hostBuffers));
-        }
-        String early = props.getProperty(EARLY_DELIVERY_PROPERTY);
-        if (early != null) {
-            b.earlyDelivery(parseBoolean(EARLY_DELIVERY_PROPERTY, early));
-        }
-        String virtual = props.getProperty(VIRTUAL_COMPLETION_PROPERTY);
-        if (virtual != null) {
-            b.virtualCompletion(parseBoolean(VIRTUAL_COMPLETION_PROPERTY, virtual));
-        }
         return b;
     }
 
@@ -152,14 +125,6 @@ public final class BatchConfig {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(property + " is not a number: '" + value + "'", e);
         }
-    }
-
-    private static boolean parseBoolean(String property, String value) {
-        return switch (value.strip().toLowerCase(Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException(property + " must be true or false: '" + value + "'");
-        };
     }
 
     public BackendPolicy backend() { return backend; }
@@ -192,9 +157,9 @@ public final class BatchConfig {
                 + ", " + MAX_DELAY_PROPERTY + "=" + maxDelayMicros
                 + ", " + QUEUE_CAPACITY_PROPERTY + "=" + queueCapacity
                 + ", " + MAX_IN_FLIGHT_PROPERTY + "=" + maxInFlight
-                + ", " + HOST_BUFFERS_PROPERTY + "=" + hostBuffers
-                + ", " + EARLY_DELIVERY_PROPERTY + "=" + earlyDelivery
-                + ", " + VIRTUAL_COMPLETION_PROPERTY + "=" + virtualCompletion;
+                + ", hostBuffers=" + hostBuffers
+                + ", earlyDelivery=" + earlyDelivery
+                + ", virtualCompletion=" + virtualCompletion;
     }
 
     /** Starts from the defaults of the table above, with no MBean. */

@@ -210,8 +210,8 @@ public final class Batcher implements Engine, AutoCloseable {
                 new SynchronousQueue<>(), new OwnThreads("dilithiumgpu-batch-" + id + "-"));
         this.completions = config.virtualCompletion() ? VirtualThreads.newPerTaskExecutor() : null;
         if (config.virtualCompletion() && completions == null) {
-            LOG.log(System.Logger.Level.INFO, BatchConfig.VIRTUAL_COMPLETION_PROPERTY
-                    + " needs virtual threads (JDK 21 or later): batch threads complete the futures");
+            LOG.log(System.Logger.Level.INFO,
+                    "virtual completion needs virtual threads (JDK 21 or later): batch threads complete the futures");
         }
         this.dispatcher = new OwnThreads("dilithiumgpu-dispatch-" + id).newThread(this::dispatchLoop);
         this.mbeanName = register(config.jmxName(), stats);

@@ -284,9 +284,8 @@ final class DeviceSet implements AutoCloseable {
     /**
      * Runs {@code chunks} on the calling thread, one on each of the {@code claimed} slots: all
      * launched first, then each finished in turn, then the slots given back. A batch's first
-     * launches no longer wait for workers to wake one after another (a blocking queue wakes its
-     * next taker only once the last has taken: on the H100 host chunks waited 285 to 770 µs on
-     * average before a worker ran them), and its end for the caller to be woken.
+     * launches do not wait for workers to wake one after another (a blocking queue wakes its
+     * next taker only once the last has taken), nor its end for the caller to be woken.
      */
     private void runOnCaller(List<Chunk> chunks, List<StreamSlot> claimed, Failures failures) {
         List<ChunkRun> launched = new ArrayList<>(chunks.size());

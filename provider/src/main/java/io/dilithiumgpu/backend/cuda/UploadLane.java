@@ -11,10 +11,8 @@ import jcuda.driver.JCudaDriver;
  * chunk's copies only (an event), not for the lane.
  *
  * <p>Why: copies submitted on the slots' own streams run side by side and share the link, so a
- * batch's first launch waited for nearly every chunk's inputs. On an H100, 10,000 ML-DSA-44
- * signing tasks over 9 streams (`kernel_bench` with DG_H2H) took 5.06 ms host to host with
- * per-stream copies against 4.62 ms through one upload stream and 4.52 ms device to device: the
- * 25.6 MB of keys take 0.48 ms of PCIe, of which the first launch now waits for a ninth.
+ * batch's first launch waited for nearly every chunk's inputs; through one upload stream it
+ * waits for its own chunk's share of the link (docs/performance.md, kernel_bench DG_H2H).
  *
  * <p>Thread safety: {@link #upload} is called from any slot's thread; the lane serialises it.
  */
