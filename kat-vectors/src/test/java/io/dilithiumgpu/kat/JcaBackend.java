@@ -2,6 +2,8 @@ package io.dilithiumgpu.kat;
 
 import io.dilithiumgpu.DilithiumGpuProvider;
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.BatchRecords;
+import io.dilithiumgpu.backend.HostBatches;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
@@ -46,9 +48,22 @@ final class JcaBackend implements Backend {
         return 64;
     }
 
+    /** Host-buffer records go through heap copies; heap records run task by task. */
     @Override
-    public void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
-                       byte[] status) {
+    public void run(BatchRecords r) {
+        if (r.inHost()) {
+            HostBatches.run(this, r);
+            return;
+        }
+        switch (r.op()) {
+            case KEYGEN -> keyGen(r.params(), r.count(), r.array(0), r.array(1), r.array(2), r.status());
+            case SIGN -> sign(r.params(), r.count(), r.array(0), r.array(1), r.array(2), r.array(3), r.status());
+            case VERIFY -> verify(r.params(), r.count(), r.array(0), r.array(1), r.array(2), r.status());
+        }
+    }
+
+    private void keyGen(ParameterSet params, int n, byte[] seeds, byte[] publicKeys, byte[] privateKeys,
+                        byte[] status) {
         int seedBytes = ParameterSet.SEED_BYTES;
         for (int i = 0; i < n; i++) {
             try {
@@ -67,9 +82,8 @@ final class JcaBackend implements Backend {
         }
     }
 
-    @Override
-    public void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds, byte[] signatures,
-                     byte[] status) {
+    private void sign(ParameterSet params, int n, byte[] privateKeys, byte[] mus, byte[] rnds, byte[] signatures,
+                      byte[] status) {
         int skBytes = params.privateKeyBytes();
         int sigBytes = params.signatureBytes();
         for (int i = 0; i < n; i++) {
@@ -101,9 +115,8 @@ final class JcaBackend implements Backend {
         }
     }
 
-    @Override
-    public void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
-                       byte[] status) {
+    private void verify(ParameterSet params, int n, byte[] publicKeys, byte[] mus, byte[] signatures,
+                        byte[] status) {
         int pkBytes = params.publicKeyBytes();
         int sigBytes = params.signatureBytes();
         for (int i = 0; i < n; i++) {

@@ -2,6 +2,7 @@ package io.dilithiumgpu.batch;
 
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
 
@@ -174,20 +175,22 @@ public final class SelfTest {
                 byte[] pk = new byte[p.publicKeyBytes()];
                 byte[] sk = new byte[p.privateKeyBytes()];
                 byte[] status = new byte[1];
-                return call(() -> backend.keyGen(p, 1, seed, pk, sk, status), status, () -> new byte[][] {pk, sk});
+                return call(() -> backend.run(BatchRecords.keyGen(p, 1, seed, pk, sk, status)), status,
+                        () -> new byte[][] {pk, sk});
             }
 
             @Override
             public CompletableFuture<byte[]> sign(ParameterSet p, byte[] sk, byte[] mu, byte[] rnd) {
                 byte[] sig = new byte[p.signatureBytes()];
                 byte[] status = new byte[1];
-                return call(() -> backend.sign(p, 1, sk, mu, rnd, sig, status), status, () -> sig);
+                return call(() -> backend.run(BatchRecords.sign(p, 1, sk, mu, rnd, sig, status)), status, () -> sig);
             }
 
             @Override
             public CompletableFuture<Boolean> verify(ParameterSet p, byte[] pk, byte[] mu, byte[] sig) {
                 byte[] status = new byte[1];
-                return call(() -> backend.verify(p, 1, pk, mu, sig, status), null, () -> status[0] == TaskStatus.OK);
+                return call(() -> backend.run(BatchRecords.verify(p, 1, pk, mu, sig, status)), null,
+                        () -> status[0] == TaskStatus.OK);
             }
 
             /** Runs one task; a status other than OK fails the future (except for verification). */

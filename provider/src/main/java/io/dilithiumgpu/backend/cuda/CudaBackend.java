@@ -12,6 +12,7 @@ import jcuda.Pointer;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
