@@ -8,15 +8,17 @@ import java.lang.invoke.VarHandle;
  * one operation and set, and when it was last brought up to date. Updates may race and lose one
  * another's sample; an estimate needs no more.
  *
- * <p>The first {@link #WARM_SAMPLES} samples are averaged plainly and mark the estimate as warming
- * up, so that {@link Router} keeps sending calls down the route until its code is compiled: a route
- * measured only while the JIT had not reached it would look slow for good.
+ * <p>The first {@link #WARM_SAMPLES} samples mark the estimate as warming up, so that {@link Router}
+ * keeps sending calls down the route until its code is compiled. The first few are averaged
+ * plainly, the rest weighted by {@code 1/8}: by the end of the warm-up the samples taken before the
+ * JIT reached the route weigh nothing, where a plain average over the warm-up would keep a route
+ * measured while interpreted looking slow for seconds.
  */
 final class Estimate {
     /** Samples that count as the warm-up. */
     static final int WARM_SAMPLES = 64;
-    /** Weight of a new sample once warm: 1/16. */
-    private static final int SHIFT = 4;
+    /** Weight of a new sample after the first {@code 1 << SHIFT}: 1/8. */
+    private static final int SHIFT = 3;
     /** Samples closer together than this are skipped, so that a busy route's callers do not all write here. */
     private static final long MIN_GAP_NANOS = 20_000;
     private static final VarHandle OBSERVED_AT;
@@ -64,7 +66,7 @@ final class Estimate {
         }
         long s = Math.max(1, sample);
         long old = nanos;
-        nanos = n == 0 ? s : n < WARM_SAMPLES ? old + (s - old) / (n + 1) : old + ((s - old) >> SHIFT);
+        nanos = n == 0 ? s : n < 1 << SHIFT ? old + (s - old) / (n + 1) : old + ((s - old) >> SHIFT);
         observedAt = now;
         if (n < WARM_SAMPLES) {
             samples = n + 1;

@@ -4,67 +4,84 @@ package io.dilithiumgpu.route;
  * The routing rule, as pure functions of measured costs and current counts: no clock, no threads,
  * no state. {@link Router} measures and counts, and asks here.
  *
- * <p>The rule: a call runs on its caller's thread (direct) when that finishes it sooner than a
- * round trip through the batcher would, as long as a core is free for it; otherwise it goes to the
- * batcher. When the batcher's backend is the CPU, every call runs direct: a batch on the CPU does the
- * same work on the same cores, after hand-offs.
+ * <p>The rule, for one call:
+ * <ol>
+ *   <li>When the batcher's backend is the CPU, the call runs direct: a batch on the CPU does the
+ *       same work on the same cores, after hand-offs.</li>
+ *   <li>A route not measured yet is tried (direct first).</li>
+ *   <li>Direct when that finishes sooner than the batcher's round trip, counting the wait for a
+ *       core: with {@code n} of this provider's calls in flight on {@code c} cores, a direct call
+ *       shares them with the others and takes {@code directNanos × max(1, n / c)}. Few callers thus
+ *       run on their own threads, with no hand-off; many go to the GPU, whose round trip grows far
+ *       more slowly with the load than the cores' share of it. The rule looks at all calls in
+ *       flight, not only the direct ones, so that direct calls never crowd out the threads that
+ *       complete the batch route's calls.</li>
+ *   <li>Otherwise the batcher; but when more calls are in flight than there are cores, a call may
+ *       still run direct on a spare core ({@link #spareCores}), so that cores the batch route
+ *       leaves idle add throughput beside the GPU. With fewer calls than cores each call takes
+ *       the route that ends it sooner.</li>
+ * </ol>
  */
 public final class RouteChoice {
     /** A cost not measured yet. */
     public static final long UNKNOWN = 0;
 
     /**
-     * Cores kept back from the direct route: the batcher's own threads and its callers' hand-offs
-     * need some CPU, and a controller that gives up a fraction of a core whenever the host is
-     * fully busy yields cores back to the batch route when it needs them.
+     * The host CPU load up to which direct calls may take idle cores beside the batch route. The
+     * batch route needs headroom: its callers are woken, and its batches completed, by threads
+     * that queue for the same cores, so a host driven to full load by direct calls slows every
+     * batched call.
      */
-    static final double RESERVED_CORES = 0.5;
+    static final double TARGET_LOAD = 0.75;
 
     private RouteChoice() {}
 
     /**
      * The route of one call on this provider's engine ({@link Route#DIRECT} or {@link Route#BATCH}).
      *
-     * @param batchOnGpu     whether the batcher's backend is a GPU (false: the CPU backend)
-     * @param directNanos    the time of one such call on the caller's thread, as measured lately
-     *                       (the faster engine where the JDK's also runs it), or {@link #UNKNOWN}
-     * @param batchNanos     the round trip of one such call through the batcher, at the load of the
-     *                       last such calls, or {@link #UNKNOWN}
-     * @param directRunning  calls running on their callers' threads now, over every operation
-     * @param directCapacity how many direct calls the free cores take now ({@link #directCapacity})
+     * @param batchOnGpu    whether the batcher's backend is a GPU (false: the CPU backend)
+     * @param directNanos   the time of one such call on a caller's thread with a core to itself, as
+     *                      measured lately (the faster engine where the JDK's also runs it), or
+     *                      {@link #UNKNOWN}
+     * @param batchNanos    the round trip of one such call through the batcher, at the load of the
+     *                      last such calls, or {@link #UNKNOWN}
+     * @param inFlight      this provider's routed calls in flight now, over every route and operation
+     * @param cores         the cores the process may use
+     * @param directRunning calls running on their callers' threads now
+     * @param spareCores    how many direct calls the batch route's idle cores take now ({@link #spareCores})
      */
-    public static Route choose(boolean batchOnGpu, long directNanos, long batchNanos, int directRunning,
-                               int directCapacity) {
-        if (!batchOnGpu) {
-            return Route.DIRECT;
-        }
-        if (directRunning >= directCapacity) {
-            return Route.BATCH;
-        }
-        if (directNanos == UNKNOWN) {
+    public static Route choose(boolean batchOnGpu, long directNanos, long batchNanos, int inFlight, int cores,
+                               int directRunning, int spareCores) {
+        if (!batchOnGpu || directNanos == UNKNOWN) {
             return Route.DIRECT;
         }
         if (batchNanos == UNKNOWN) {
             return Route.BATCH;
         }
-        return directNanos <= batchNanos ? Route.DIRECT : Route.BATCH;
+        if (directNanos * Math.max(1.0, (double) inFlight / cores) <= batchNanos) {
+            return Route.DIRECT;
+        }
+        return inFlight > cores && directRunning < spareCores ? Route.DIRECT : Route.BATCH;
     }
 
     /**
-     * How many calls may run direct at once: the cores direct calls kept busy over the last
-     * interval, plus the cores that stood idle, less {@link #RESERVED_CORES}; between 0 and
-     * {@code cores}. While the batch route leaves cores idle, direct calls may take them; when the
-     * host is fully busy the capacity shrinks by a core per interval, handing cores back to the
-     * batch route (whose callers need far less CPU per call than a direct call).
+     * How many calls may run direct beside the batch route: the cores direct calls kept busy over
+     * the last interval, plus those that stood idle below {@link #TARGET_LOAD}; between 0 and
+     * {@code cores}. While the host stays under the target, direct calls may take its idle cores;
+     * above it, the count shrinks and hands the cores back to the batch route (whose calls take
+     * far less CPU each than a direct call).
      *
-     * @param cores            {@code Runtime.availableProcessors()}
-     * @param cpuLoad          the host's CPU load over the interval, 0 to 1; negative when unknown
-     *                         (then all cores but the reserve count as free)
-     * @param directBusyCores  direct calls' time over the interval, divided by its length
+     * @param cores           {@code Runtime.availableProcessors()}
+     * @param cpuLoad         the host's CPU load over the interval, 0 to 1; negative when unknown
+     *                        (then no core counts as spare)
+     * @param directBusyCores direct calls' time over the interval, divided by its length
      */
-    public static int directCapacity(int cores, double cpuLoad, double directBusyCores) {
-        double free = cpuLoad < 0 ? cores : directBusyCores + cores * (1 - Math.min(1, cpuLoad));
-        return (int) Math.max(0, Math.min(cores, Math.floor(free - RESERVED_CORES)));
+    public static int spareCores(int cores, double cpuLoad, double directBusyCores) {
+        if (cpuLoad < 0) {
+            return 0;
+        }
+        double spare = Math.min(directBusyCores, cores) + cores * (TARGET_LOAD - Math.min(1, cpuLoad));
+        return (int) Math.max(0, Math.min(cores, Math.floor(spare)));
     }
 
     /**

@@ -24,13 +24,15 @@ import javax.management.ObjectName;
  * as the calls run, by the rule of {@link RouteChoice}: per operation and set, the time of a call on
  * its caller's thread (with this provider's core, and with the JDK's ML-DSA where that runs it), the
  * round trip of a call through the batcher at the load of the moment, the calls running direct now,
- * and how many the free cores take (the host's CPU load, sampled every {@value #SAMPLE_MILLIS} ms
- * by a caller).
+ * this provider's calls in flight, and how many direct calls the cores the batch route leaves idle
+ * take.
  *
  * <p>An estimate needs calls to stay current: each route a call could take is tried by every call
- * until {@link Estimate#WARM_SAMPLES} calls have measured it, and afterwards by one call whenever
- * it has gone {@value #REFRESH_MILLIS} ms without one. With the CPU backend every call runs direct
- * and nothing is sampled.
+ * until {@link Estimate#WARM_SAMPLES} calls have measured it (direct calls only while a core is
+ * free for them), and afterwards by one call whenever it has gone {@value #REFRESH_MILLIS} ms
+ * without one. The calls in flight, the host's CPU load and the cores direct calls keep busy are
+ * sampled every {@value #SAMPLE_MILLIS} ms by one caller. With the CPU backend every call runs
+ * direct and nothing is sampled.
  *
  * <p>Use: {@link #route} (or {@link #toJdk}) decides, {@link #started} and {@link #ended} bracket the
  * call. Thread-safe; a call costs a few volatile reads, a counter increment and two clock reads.
@@ -38,7 +40,7 @@ import javax.management.ObjectName;
 public final class Router implements RouterMXBean {
     /** The JMX name of the shared router. */
     public static final String MBEAN_NAME = "io.dilithiumgpu:type=Router";
-    static final long REFRESH_MILLIS = 100;
+    static final long REFRESH_MILLIS = 50;
     static final long SAMPLE_MILLIS = 20;
     private static final long REFRESH_NANOS = REFRESH_MILLIS * 1_000_000;
     private static final long SAMPLE_NANOS = SAMPLE_MILLIS * 1_000_000;
@@ -67,9 +69,13 @@ public final class Router implements RouterMXBean {
     private final LongAdder directCount = new LongAdder();
     private final LongAdder batchCount = new LongAdder();
     private final LongAdder jdkCount = new LongAdder();
+    private final LongAdder endedCount = new LongAdder();
     private final AtomicLong sampledAt;
     private volatile long busyAtSample;
-    private volatile int directCapacity;
+    /** Routed calls in flight over every route, as last sampled. */
+    private volatile int inFlight;
+    /** Direct calls the batch route's idle cores take, as last sampled ({@link RouteChoice#spareCores}). */
+    private volatile int spareCores;
 
     /**
      * @param batchOnGpu whether the batcher's backend is a GPU; asked once, when a call first needs it
@@ -90,7 +96,6 @@ public final class Router implements RouterMXBean {
                 }
             }
         }
-        this.directCapacity = RouteChoice.directCapacity(cores, -1, 0);
         this.sampledAt = new AtomicLong(clock.getAsLong());
     }
 
@@ -140,15 +145,15 @@ public final class Router implements RouterMXBean {
         }
         Estimate[] e = estimates(op, p);
         long now = clock.getAsLong();
-        int capacity = capacity(now);
+        sample(now);
         int running = directRunning.get();
-        if (running < capacity && e[CORE].claim(now, REFRESH_NANOS)) {
+        if (running < cores && e[CORE].claim(now, REFRESH_NANOS)) {
             return Route.DIRECT;
         }
         if (e[BATCH].claim(now, REFRESH_NANOS)) {
             return Route.BATCH;
         }
-        return RouteChoice.choose(true, e[CORE].nanos(), e[BATCH].nanos(), running, capacity);
+        return RouteChoice.choose(true, e[CORE].nanos(), e[BATCH].nanos(), inFlight, cores, running, spareCores);
     }
 
     /**
@@ -167,14 +172,15 @@ public final class Router implements RouterMXBean {
                 break;
         }
         Estimate[] e = estimates(Operation.SIGN, p);
+        long now = clock.getAsLong();
         if (batchOnGpu()) {
-            long now = clock.getAsLong();
+            sample(now);
             long direct = fastest(e[CORE].nanos(), e[JDK].nanos());
-            if (RouteChoice.choose(true, direct, e[BATCH].nanos(), directRunning.get(), capacity(now)) != Route.DIRECT) {
+            if (RouteChoice.choose(true, direct, e[BATCH].nanos(), inFlight, cores, directRunning.get(), spareCores)
+                    != Route.DIRECT) {
                 return false;
             }
         }
-        long now = clock.getAsLong();
         if (e[JDK].claim(now, REFRESH_NANOS)) {
             return true;
         }
@@ -209,9 +215,15 @@ public final class Router implements RouterMXBean {
     public void ended(Operation op, ParameterSet p, Route route, long startedNanos) {
         long now = clock.getAsLong();
         long took = now - startedNanos;
+        endedCount.increment();
         if (route != Route.BATCH) {
-            directRunning.decrementAndGet();
+            int running = directRunning.getAndDecrement();
             directBusyNanos.add(took);
+            // Platform threads beyond the cores share them: the estimate is a call's time on a core
+            // of its own (a virtual thread keeps its carrier until the call ends).
+            if (running > cores) {
+                took = took * cores / running;
+            }
         }
         estimates(op, p)[route == Route.DIRECT ? CORE : route == Route.JDK ? JDK : BATCH].add(took, now);
     }
@@ -232,16 +244,21 @@ public final class Router implements RouterMXBean {
         return known == 1;
     }
 
-    /** The direct capacity, sampled again by the first caller after {@value #SAMPLE_MILLIS} ms. */
-    private int capacity(long now) {
+    /**
+     * Samples the calls in flight and the spare cores again, by the first caller after
+     * {@value #SAMPLE_MILLIS} ms.
+     */
+    private void sample(long now) {
         long last = sampledAt.get();
         if (now - last > SAMPLE_NANOS && sampledAt.compareAndSet(last, now)) {
+            long ended = endedCount.sum();
+            long started = directCount.sum() + batchCount.sum() + jdkCount.sum();
+            inFlight = (int) Math.max(0, Math.min(Integer.MAX_VALUE, started - ended));
             long busy = directBusyNanos.sum();
             double busyCores = (double) (busy - busyAtSample) / (now - last);
             busyAtSample = busy;
-            directCapacity = RouteChoice.directCapacity(cores, cpuLoad.getAsDouble(), busyCores);
+            spareCores = RouteChoice.spareCores(cores, cpuLoad.getAsDouble(), busyCores);
         }
-        return directCapacity;
     }
 
     private static long fastest(long a, long b) {
@@ -296,8 +313,13 @@ public final class Router implements RouterMXBean {
     }
 
     @Override
-    public int getDirectCapacity() {
-        return directCapacity;
+    public int getInFlight() {
+        return inFlight;
+    }
+
+    @Override
+    public int getSpareCores() {
+        return spareCores;
     }
 
     @Override

@@ -23,8 +23,14 @@ public interface RouterMXBean {
     /** Calls running on their callers' threads now (both direct routes). */
     int getDirectRunning();
 
-    /** How many calls may run on their callers' threads at once, as last measured from the free cores. */
-    int getDirectCapacity();
+    /** This provider's signatures and verifications in flight over every route, as last sampled. */
+    int getInFlight();
+
+    /**
+     * How many calls may run on their callers' threads beside the batch route, on cores it leaves
+     * idle, as last sampled.
+     */
+    int getSpareCores();
 
     /**
      * The measured time per call in nanoseconds, by set, operation and route (for example

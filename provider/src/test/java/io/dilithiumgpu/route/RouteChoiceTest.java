@@ -11,68 +11,83 @@ import org.junit.jupiter.api.Test;
 class RouteChoiceTest {
     private static final long MICROS = 1_000;
 
+    /** choose() with {@code inFlight} calls in flight on 16 cores, none direct, no spare core. */
+    private static Route choose(long directNanos, long batchNanos, int inFlight) {
+        return RouteChoice.choose(true, directNanos, batchNanos, inFlight, 16, 0, 0);
+    }
+
     @Test
     void onTheCpuBackendEveryCallRunsDirectWhateverTheCostsAndCounts() {
-        assertEquals(Route.DIRECT, RouteChoice.choose(false, 300 * MICROS, 100 * MICROS, 64, 1));
-        assertEquals(Route.DIRECT, RouteChoice.choose(false, UNKNOWN, UNKNOWN, 0, 0));
-        assertEquals(Route.DIRECT, RouteChoice.choose(false, 300 * MICROS, 1, 4096, 0));
+        assertEquals(Route.DIRECT, RouteChoice.choose(false, 300 * MICROS, 100 * MICROS, 64, 16, 16, 0));
+        assertEquals(Route.DIRECT, RouteChoice.choose(false, UNKNOWN, UNKNOWN, 0, 16, 0, 0));
+        assertEquals(Route.DIRECT, RouteChoice.choose(false, 300 * MICROS, 1, 4096, 16, 16, 0));
     }
 
     @Test
     void onAGpuALoneCallRunsDirectWhenTheCpuBeatsTheRoundTrip() {
         // a verification: tens of µs on a core against a round trip of hundreds through the GPU
-        assertEquals(Route.DIRECT, RouteChoice.choose(true, 60 * MICROS, 150 * MICROS, 0, 15));
-        assertEquals(Route.DIRECT, RouteChoice.choose(true, 150 * MICROS, 150 * MICROS, 0, 15));
+        assertEquals(Route.DIRECT, choose(60 * MICROS, 150 * MICROS, 1));
+        assertEquals(Route.DIRECT, choose(150 * MICROS, 150 * MICROS, 1), "a tie runs direct");
+        assertEquals(Route.DIRECT, choose(60 * MICROS, 150 * MICROS, 16), "no more calls than cores: no wait");
     }
 
     @Test
     void onAGpuACallGoesToTheBatcherWhenItsRoundTripIsShorter() {
-        assertEquals(Route.BATCH, RouteChoice.choose(true, 700 * MICROS, 400 * MICROS, 0, 15));
+        assertEquals(Route.BATCH, choose(700 * MICROS, 400 * MICROS, 1));
     }
 
     @Test
-    void callsBeyondTheFreeCoresGoToTheBatcherEvenWhenDirectIsFaster() {
-        assertEquals(Route.DIRECT, RouteChoice.choose(true, 60 * MICROS, 3_000 * MICROS, 14, 15));
-        assertEquals(Route.BATCH, RouteChoice.choose(true, 60 * MICROS, 3_000 * MICROS, 15, 15));
-        assertEquals(Route.BATCH, RouteChoice.choose(true, 60 * MICROS, 3_000 * MICROS, 40, 15));
-        assertEquals(Route.BATCH, RouteChoice.choose(true, 60 * MICROS, UNKNOWN, 0, 0), "no core free");
+    void callsBeyondTheCoresWaitForOneSoManyGoToTheBatcher() {
+        // 40 µs on a core, 500 µs through the GPU: direct up to 12.5 calls per core
+        assertEquals(Route.DIRECT, choose(40 * MICROS, 500 * MICROS, 64));
+        assertEquals(Route.DIRECT, choose(40 * MICROS, 500 * MICROS, 200));
+        assertEquals(Route.BATCH, choose(40 * MICROS, 500 * MICROS, 201));
+        assertEquals(Route.BATCH, choose(40 * MICROS, 2_700 * MICROS, 4096));
+        // a signature: 270 µs on a core against 480 µs through the GPU
+        assertEquals(Route.DIRECT, choose(270 * MICROS, 480 * MICROS, 16));
+        assertEquals(Route.DIRECT, choose(270 * MICROS, 480 * MICROS, 28));
+        assertEquals(Route.BATCH, choose(270 * MICROS, 480 * MICROS, 29));
+    }
+
+    @Test
+    void spareCoresTakeCallsTheBatcherWouldOtherwiseGet() {
+        assertEquals(Route.DIRECT, RouteChoice.choose(true, 270 * MICROS, 480 * MICROS, 64, 16, 3, 4));
+        assertEquals(Route.BATCH, RouteChoice.choose(true, 270 * MICROS, 480 * MICROS, 64, 16, 4, 4));
+        assertEquals(Route.BATCH, RouteChoice.choose(true, 270 * MICROS, 480 * MICROS, 64, 16, 0, 0));
+        assertEquals(Route.BATCH, RouteChoice.choose(true, 700 * MICROS, 400 * MICROS, 1, 16, 0, 12),
+                "with no more calls than cores each takes the route that ends it sooner");
     }
 
     @Test
     void anUnmeasuredRouteIsTried() {
-        assertEquals(Route.DIRECT, RouteChoice.choose(true, UNKNOWN, 100 * MICROS, 0, 15));
-        assertEquals(Route.BATCH, RouteChoice.choose(true, 60 * MICROS, UNKNOWN, 0, 15));
+        assertEquals(Route.DIRECT, choose(UNKNOWN, 100 * MICROS, 4096));
+        assertEquals(Route.BATCH, choose(60 * MICROS, UNKNOWN, 1));
     }
 
     @Test
-    void anIdleHostOffersAllItsCoresButHalfOfOne() {
-        assertEquals(15, RouteChoice.directCapacity(16, 0.0, 0));
-        assertEquals(1, RouteChoice.directCapacity(2, 0.0, 0));
-        assertEquals(15, RouteChoice.directCapacity(16, -1, 0), "load unknown: as idle");
+    void onlyCoresIdleBelowTheTargetLoadAreSpare() {
+        assertEquals(12, RouteChoice.spareCores(16, 0.0, 0), "an idle host: three quarters of its cores");
+        assertEquals(4, RouteChoice.spareCores(16, 0.5, 0), "half the cores busy with batched calls");
+        assertEquals(0, RouteChoice.spareCores(16, 0.76, 0), "the batch route alone is past the target");
+        assertEquals(0, RouteChoice.spareCores(16, -1, 0), "load unknown: no core is spare");
     }
 
     @Test
-    void coresTheBatchRouteKeepsBusyAreNotOffered() {
-        // 9 of 16 cores busy with the batcher's callers and threads, none with direct calls
-        assertEquals(6, RouteChoice.directCapacity(16, 9.0 / 16, 0));
+    void directCallsKeepTheCoresTheyUseWhileTheHostStaysUnderTheTarget() {
+        // 4 cores with direct calls, 8 with the batch route: at the target, stays at 4
+        assertEquals(4, RouteChoice.spareCores(16, 12.0 / 16, 4.0));
     }
 
     @Test
-    void directCallsKeepTheCoresTheyUseWhileOthersStandIdle() {
-        // 6 cores with direct calls, 9 with the batch route, 1 idle: stays at 6
-        assertEquals(6, RouteChoice.directCapacity(16, 15.0 / 16, 6.0));
+    void aHostPastTheTargetTakesCoresBackFromDirectCalls() {
+        assertEquals(2, RouteChoice.spareCores(16, 14.0 / 16, 4.0));
+        assertEquals(0, RouteChoice.spareCores(16, 1.0, 3.0));
+        assertEquals(0, RouteChoice.spareCores(16, 1.2, 0), "load above 1 counts as 1");
     }
 
     @Test
-    void aFullyBusyHostTakesCoresBackFromDirectCalls() {
-        assertEquals(5, RouteChoice.directCapacity(16, 1.0, 6.0));
-        assertEquals(0, RouteChoice.directCapacity(16, 1.0, 0.3));
-        assertEquals(0, RouteChoice.directCapacity(16, 1.2, 0), "load above 1 counts as 1");
-    }
-
-    @Test
-    void capacityNeverExceedsTheCores() {
-        assertEquals(16, RouteChoice.directCapacity(16, 0.0, 40.0));
+    void spareCoresNeverExceedTheCores() {
+        assertEquals(16, RouteChoice.spareCores(16, 0.0, 40.0));
     }
 
     @Test

@@ -100,26 +100,68 @@ class RouterTest {
     }
 
     @Test
-    void directCallsAreLimitedToTheFreeCores() {
+    void manyCallsInFlightGoToTheBatcherAndSpareCoresTakeSomeBeside() {
         Router r = router(true);
         for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
             verify(r, 60 * MICROS, 500 * MICROS);  // the warm-up takes less than the refresh interval
         }
-        load = 1.0;  // the host is fully busy, none of it with direct calls
-        now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
-        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P));
-        assertEquals(0, r.getDirectCapacity());
-        load = 0.0;
-        now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
         assertEquals(Route.DIRECT, r.route(Operation.VERIFY, P));
-        assertEquals(15, r.getDirectCapacity());
-        long[] started = new long[15];
-        for (int i = 0; i < 15; i++) {
+        // 400 batched calls in flight: a direct call would wait for 25 others per core
+        long[] batched = new long[400];
+        for (int i = 0; i < batched.length; i++) {
+            batched[i] = r.started(Route.BATCH);
+        }
+        load = 0.9;
+        now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
+        call(r, Operation.VERIFY, Route.DIRECT, 60 * MICROS);  // both estimates current: no refresh due
+        call(r, Operation.VERIFY, Route.BATCH, 500 * MICROS);
+        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P));
+        assertEquals(400, r.getInFlight());
+        assertEquals(0, r.getSpareCores(), "the host is past the target load");
+        load = 0.5;
+        now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
+        call(r, Operation.VERIFY, Route.DIRECT, 60 * MICROS);
+        call(r, Operation.VERIFY, Route.BATCH, 500 * MICROS);
+        assertEquals(Route.DIRECT, r.route(Operation.VERIFY, P), "idle cores take a call beside the GPU");
+        assertEquals(4, r.getSpareCores());
+        long[] direct = new long[4];
+        for (int i = 0; i < direct.length; i++) {
+            direct[i] = r.started(Route.DIRECT);
+        }
+        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P), "4 calls hold the 4 spare cores");
+        r.ended(Operation.VERIFY, P, Route.DIRECT, direct[0]);
+        assertEquals(Route.DIRECT, r.route(Operation.VERIFY, P));
+        for (long started : batched) {
+            r.ended(Operation.VERIFY, P, Route.BATCH, started);
+        }
+        now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
+        r.route(Operation.VERIFY, P);
+        assertEquals(3, r.getInFlight(), "the 3 direct calls still running");
+    }
+
+    @Test
+    void warmUpSamplesTakenBeforeTheJitAreForgotten() {
+        Router r = router(true);
+        verify(r, 50_000 * MICROS, 500 * MICROS);  // the first call, interpreted
+        for (int i = 1; i < 2 * Estimate.WARM_SAMPLES; i++) {
+            verify(r, 60 * MICROS, 500 * MICROS);
+        }
+        // a plain average over the warm-up would still read 840 µs, past the round trip
+        assertTrue(r.getEstimateNanos().get("ML-DSA-44 verify direct") < 70 * MICROS,
+                r.getEstimateNanos().toString());
+        assertEquals(Route.DIRECT, verify(r, 60 * MICROS, 500 * MICROS));
+    }
+
+    @Test
+    void directTimesOfPlatformThreadsBeyondTheCoresCountAsTheirShareOfACore() {
+        Router r = router(true);
+        long[] started = new long[32];
+        for (int i = 0; i < started.length; i++) {
             started[i] = r.started(Route.DIRECT);
         }
-        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P), "15 calls hold the 15 free cores");
+        now += 120 * MICROS;  // 32 threads time-sliced on 16 cores: 60 µs of work each
         r.ended(Operation.VERIFY, P, Route.DIRECT, started[0]);
-        assertEquals(Route.DIRECT, r.route(Operation.VERIFY, P));
+        assertEquals(60 * MICROS, r.getEstimateNanos().get("ML-DSA-44 verify direct"));
     }
 
     @Test
