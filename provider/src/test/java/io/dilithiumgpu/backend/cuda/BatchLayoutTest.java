@@ -1,5 +1,6 @@
 package io.dilithiumgpu.backend.cuda;
 
+import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,36 @@ class BatchLayoutTest {
         assertEquals(List.of("seeds", "publicKeys", "privateKeys", "status"), names(p, Operation.KEYGEN));
         assertEquals(List.of("privateKeys", "mus", "rnds", "signatures", "status"), names(p, Operation.SIGN));
         assertEquals(List.of("publicKeys", "mus", "signatures", "status"), names(p, Operation.VERIFY));
+    }
+
+    /** The backend's records and the kernels' regions name, size and flag every field alike. */
+    @Test
+    void regionsMirrorTheBatchRecordsFields() {
+        for (ParameterSet p : ParameterSet.values()) {
+            for (Operation op : Operation.values()) {
+                List<BatchLayout.Region> regions = BatchLayout.of(p, op, 1).regions();
+                BatchRecords r = records(p, op);
+                assertEquals(regions.size() - 1, r.fields(), op + " fields besides the status");
+                for (int f = 0; f < r.fields(); f++) {
+                    BatchLayout.Region region = regions.get(f);
+                    String what = p + " " + op + " field " + f;
+                    assertEquals(region.name(), r.name(f), what);
+                    assertEquals(region.recordBytes(), r.recordBytes(f), what);
+                    assertEquals(region.input(), r.input(f), what);
+                    assertEquals(region.secret(), r.secret(f), what);
+                }
+            }
+        }
+    }
+
+    private static BatchRecords records(ParameterSet p, Operation op) {
+        byte[] big = new byte[p.privateKeyBytes() + p.publicKeyBytes() + p.signatureBytes()];
+        byte[] status = new byte[1];
+        return switch (op) {
+            case KEYGEN -> BatchRecords.keyGen(p, 1, big, big, big, status);
+            case SIGN -> BatchRecords.sign(p, 1, big, big, big, big, status);
+            case VERIFY -> BatchRecords.verify(p, 1, big, big, big, status);
+        };
     }
 
     private static List<String> names(ParameterSet p, Operation op) {

@@ -1,0 +1,84 @@
+package io.dilithiumgpu.backend;
+
+import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.PrivateKeyCache;
+import io.dilithiumgpu.core.PublicKeyCache;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** One call's records: every length checked at creation, caches only where they belong. */
+class BatchRecordsTest {
+    private static final ParameterSet P = ParameterSet.ML_DSA_44;
+
+    @Test
+    void heapRecordsNameTheCallersArrays() {
+        byte[] sks = new byte[2 * P.privateKeyBytes()];
+        byte[] mus = new byte[2 * ParameterSet.MU_BYTES];
+        byte[] rnds = new byte[2 * P.rndBytes()];
+        byte[] sigs = new byte[2 * P.signatureBytes()];
+        byte[] status = new byte[2];
+        BatchRecords r = BatchRecords.sign(P, 2, sks, mus, rnds, sigs, status);
+        assertEquals(Operation.SIGN, r.op());
+        assertEquals(2, r.count());
+        assertFalse(r.inHost());
+        assertEquals(4, r.fields());
+        assertSame(sks, r.array(0));
+        assertSame(sigs, r.array(3));
+        assertNull(r.host(0));
+        assertSame(status, r.status());
+        assertNull(r.listener());
+        assertNull(r.privateKeyCaches());
+    }
+
+    @Test
+    void aShortArrayIsRefusedByName() {
+        byte[] seeds = new byte[2 * ParameterSet.SEED_BYTES];
+        byte[] pks = new byte[2 * P.publicKeyBytes()];
+        byte[] sks = new byte[2 * P.privateKeyBytes() - 1];
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BatchRecords.keyGen(P, 2, seeds, pks, sks, new byte[2]));
+        assertTrue(e.getMessage().contains("privateKeys"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> BatchRecords.keyGen(P, 2, seeds, pks, new byte[2 * P.privateKeyBytes()], new byte[1]));
+        assertTrue(e.getMessage().contains("status"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> BatchRecords.keyGen(P, -1, seeds, pks, sks, new byte[2]));
+        assertThrows(NullPointerException.class, () -> BatchRecords.keyGen(P, 1, null, pks, sks, new byte[1]));
+    }
+
+    @Test
+    void hostRecordsAreCheckedAsTheyAre() {
+        try (HostBuffer pks = HostBuffer.allocate(P.publicKeyBytes());
+             HostBuffer mus = HostBuffer.allocate(ParameterSet.MU_BYTES);
+             HostBuffer sigs = HostBuffer.allocate(P.signatureBytes())) {
+            BatchRecords r = BatchRecords.verify(P, 1, pks, mus, sigs, new byte[1]);
+            assertTrue(r.inHost());
+            assertSame(mus, r.host(1));
+            assertNull(r.array(1));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> BatchRecords.verify(P, 2, pks, mus, sigs, new byte[2]));
+            assertTrue(e.getMessage().contains("publicKeys"), e.getMessage());
+        }
+    }
+
+    @Test
+    void cachesBelongToTheirOperationAndCoverEveryTask() {
+        byte[] status = new byte[1];
+        BatchRecords verify = BatchRecords.verify(P, 1, new byte[P.publicKeyBytes()], new byte[64],
+                new byte[P.signatureBytes()], status);
+        PublicKeyCache[] caches = new PublicKeyCache[1];
+        assertSame(caches, verify.withCaches(caches).publicKeyCaches());
+        assertThrows(IllegalStateException.class, () -> verify.withCaches(new PrivateKeyCache[1]));
+        assertThrows(IllegalArgumentException.class, () -> verify.withCaches(new PublicKeyCache[0]));
+        TaskListener listener = (task, code) -> { };
+        BatchRecords told = verify.withCaches(caches).withListener(listener);
+        assertSame(listener, told.listener());
+        assertSame(caches, told.publicKeyCaches(), "with... keeps what was set before");
+        assertNull(verify.listener(), "with... leaves the original as it was");
+    }
+}
