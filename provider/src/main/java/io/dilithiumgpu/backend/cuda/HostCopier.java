@@ -11,10 +11,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Splits a copy between Java arrays and pinned memory over several threads. One thread moves
- * only about 6 GB/s into pinned memory, less than a PCIe 5 link and far less than the kernels
- * consume, so chunks of more than {@value #MIN_PART_BYTES} bytes are cut into task ranges that
- * run in parallel: the calling thread takes the first range, pool threads the others.
+ * Splits a copy between Java arrays and pinned memory over several threads. One thread fills
+ * pinned memory more slowly than a PCIe link carries it and far more slowly than the kernels
+ * consume it (docs/performance.md, Ceilings), so chunks of more than {@value #MIN_PART_BYTES}
+ * bytes are cut into task ranges that run in parallel: the calling thread takes the first range,
+ * pool threads the others.
  *
  * <p>Thread safety: safe for concurrent callers; every call returns only after all its ranges are
  * done, so no pool thread touches the caller's memory afterwards.

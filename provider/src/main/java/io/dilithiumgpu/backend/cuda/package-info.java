@@ -9,7 +9,9 @@
  *   <li>{@code BatchAbi}, {@code KernelConfig}, {@code BatchLayout}: the Java mirror of
  *       {@code kernels-cuda/include/batch_abi.h}: entry-point names, launch configurations and
  *       grids, and where each array of a launch lies in a slot's memory.</li>
- *   <li>{@code DeviceContext}: one GPU's primary context, module and the eighteen checked kernels it launches.</li>
+ *   <li>{@code DeviceContext}: one GPU's primary context, its module and the kernels it launches:
+ *       eighteen entry points, {@code keygen_<set>}, {@code sign_<set>} and {@code verify_<set>}
+ *       for each of the six sets.</li>
  *   <li>{@code ChunkPlan}: how one call runs, decided before it starts (chunk bounds, how records
  *       travel, ordered uploads, sleeping waits, whether its caller runs its chunks): a pure
  *       function, tested without a GPU.</li>
@@ -28,10 +30,14 @@
  *       the failure and retry policy ({@code Health}).</li>
  * </ul>
  *
- * <p>Threads: a caller's batch is cut into chunks; slot workers run them and the caller waits for
- * all. Every thread that touches a device makes its context current first
- * ({@code cuCtxSetCurrent}). Streams are non-blocking, so the slots of one GPU overlap their
- * copies and kernels.
+ * <p>Threads: a call is planned once ({@code ChunkPlan}) and cut into chunks. A call of several
+ * chunks, or of one verification chunk, runs them on its own thread, on the idle slots it claims,
+ * launching all before it waits for any; every other chunk (a lone signing or key-generation
+ * chunk, as the batcher's batches usually are) and any that finds no idle slot goes to one queue
+ * that the slots' worker threads serve, and the caller waits for it. The thread that finishes a published chunk
+ * tells the call's listener of each task as it ends. Every thread that touches a device makes its
+ * context current first ({@code cuCtxSetCurrent}). Streams are non-blocking, so the slots of one
+ * GPU overlap their copies and kernels.
  *
  * <p>Secrets: seeds and private keys of key generation, private keys and ρ′/rnd of signing, and
  * the kernels' workspace. They exist in pinned and device memory only during their launch and are
