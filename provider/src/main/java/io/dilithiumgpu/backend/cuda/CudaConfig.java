@@ -122,7 +122,10 @@ public final class CudaConfig {
      */
     public int streamsPerDevice() { return streamsPerDevice; }
 
-    /** Tasks one slot holds: the largest launch; a pinned block is {@code BatchLayout.capacityBytes(slotTasks)} bytes. */
+    /**
+     * Tasks one slot holds: the largest launch; a slot's pinned block is
+     * {@code BatchLayout.capacityBytes(slotTasks)} bytes.
+     */
     public int slotTasks() { return slotTasks; }
 
     /** A batch is split over more slots only while each piece keeps at least this many tasks. */

@@ -11,8 +11,11 @@ import jcuda.driver.CUstream_flags;
 import jcuda.driver.JCudaDriver;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntSupplier;
 
 /**
  * One stream of one GPU with the memory it owns (the paper's memory pool, §4.4): a pinned host
@@ -68,13 +71,8 @@ final class StreamSlot implements AutoCloseable {
     /** Whether wipes were queued after {@link #wiped} was last waited for by an upload on another stream. */
     private boolean wipePending;
     private final boolean sleeper;
-    private boolean eventCreated;
-    private boolean sleepEventsCreated;
-    private boolean streamCreated;
-    private boolean hostAllocated;
-    private boolean deviceAllocated;
-    private boolean scratchAllocated;
-    private boolean workspaceAllocated;
+    /** What the slot has taken from the driver, in order: {@link #close} gives it back in reverse. */
+    private final Deque<Held> held = new ArrayDeque<>();
     private ByteBuffer host;
     private boolean closed;
 
@@ -112,41 +110,48 @@ final class StreamSlot implements AutoCloseable {
         }
     }
 
+    /** A driver resource the slot holds, and the call that gives it back. */
+    private record Held(String what, IntSupplier release) {}
+
+    /** Makes {@code call} ({@code what}); once it succeeded, holds what it took until {@code release} gives it back. */
+    private void take(String what, IntSupplier call, String releaseWhat, IntSupplier release) {
+        CudaCall.check(what, call);
+        held.push(new Held(releaseWhat, release));
+    }
+
     private void allocate() {
         String where = where("allocating");
         device.bind(where);
-        CudaCall.check("cuStreamCreate (" + where + ")",
-                () -> JCudaDriver.cuStreamCreate(stream, CUstream_flags.CU_STREAM_NON_BLOCKING));
-        streamCreated = true;
-        CudaCall.check("cuMemHostAlloc(" + blockBytes + " bytes, " + where + ")",
-                () -> JCudaDriver.cuMemHostAlloc(hostBlock, blockBytes, JCudaDriver.CU_MEMHOSTALLOC_DEVICEMAP));
-        hostAllocated = true;
+        // The stream first: close() waits for it before giving anything else back.
+        take("cuStreamCreate (" + where + ")",
+                () -> JCudaDriver.cuStreamCreate(stream, CUstream_flags.CU_STREAM_NON_BLOCKING),
+                "cuStreamDestroy", () -> JCudaDriver.cuStreamDestroy(stream));
+        take("cuMemHostAlloc(" + blockBytes + " bytes, " + where + ")",
+                () -> JCudaDriver.cuMemHostAlloc(hostBlock, blockBytes, JCudaDriver.CU_MEMHOSTALLOC_DEVICEMAP),
+                "cuMemFreeHost", () -> JCudaDriver.cuMemFreeHost(hostBlock));
         host = hostBlock.getByteBuffer(0, blockBytes);
         CudaCall.check("cuMemHostGetDevicePointer(" + where + ")",
                 () -> JCudaDriver.cuMemHostGetDevicePointer(hostBlockMapped, hostBlock, 0));
-        CudaCall.check("cuMemAlloc(" + blockBytes + " bytes, " + where + ")",
-                () -> JCudaDriver.cuMemAlloc(deviceBlock, blockBytes));
-        deviceAllocated = true;
-        CudaCall.check("cuMemAlloc(scratch, " + where + ")",
-                () -> JCudaDriver.cuMemAlloc(scratch, 4L * BatchAbi.SCRATCH_WORDS));
-        scratchAllocated = true;
-        CudaCall.check("cuMemAlloc(workspace " + workspaceBytes + " bytes, " + where + ")",
-                () -> JCudaDriver.cuMemAlloc(workspace, workspaceBytes));
-        workspaceAllocated = true;
-        CudaCall.check("cuEventCreate(" + where + ")",
-                () -> JCudaDriver.cuEventCreate(uploaded, CUevent_flags.CU_EVENT_DISABLE_TIMING));
-        CudaCall.check("cuEventCreate(" + where + ")",
-                () -> JCudaDriver.cuEventCreate(launchEnded, CUevent_flags.CU_EVENT_DISABLE_TIMING));
-        CudaCall.check("cuEventCreate(" + where + ")",
-                () -> JCudaDriver.cuEventCreate(wiped, CUevent_flags.CU_EVENT_DISABLE_TIMING));
-        eventCreated = true;
+        take("cuMemAlloc(" + blockBytes + " bytes, " + where + ")",
+                () -> JCudaDriver.cuMemAlloc(deviceBlock, blockBytes),
+                "cuMemFree(block)", () -> JCudaDriver.cuMemFree(deviceBlock));
+        take("cuMemAlloc(scratch, " + where + ")",
+                () -> JCudaDriver.cuMemAlloc(scratch, 4L * BatchAbi.SCRATCH_WORDS),
+                "cuMemFree(scratch)", () -> JCudaDriver.cuMemFree(scratch));
+        take("cuMemAlloc(workspace " + workspaceBytes + " bytes, " + where + ")",
+                () -> JCudaDriver.cuMemAlloc(workspace, workspaceBytes),
+                "cuMemFree(workspace)", () -> JCudaDriver.cuMemFree(workspace));
+        for (CUevent e : List.of(uploaded, launchEnded, wiped)) {
+            take("cuEventCreate(" + where + ")",
+                    () -> JCudaDriver.cuEventCreate(e, CUevent_flags.CU_EVENT_DISABLE_TIMING),
+                    "cuEventDestroy", () -> JCudaDriver.cuEventDestroy(e));
+        }
         if (sleeper) {
             int flags = CUevent_flags.CU_EVENT_DISABLE_TIMING | CUevent_flags.CU_EVENT_BLOCKING_SYNC;
-            CudaCall.check("cuEventCreate(blocking, " + where + ")",
-                    () -> JCudaDriver.cuEventCreate(uploadedSleeping, flags));
-            CudaCall.check("cuEventCreate(blocking, " + where + ")",
-                    () -> JCudaDriver.cuEventCreate(finishedSleeping, flags));
-            sleepEventsCreated = true;
+            for (CUevent e : List.of(uploadedSleeping, finishedSleeping)) {
+                take("cuEventCreate(blocking, " + where + ")", () -> JCudaDriver.cuEventCreate(e, flags),
+                        "cuEventDestroy(blocking)", () -> JCudaDriver.cuEventDestroy(e));
+            }
         }
         zero(host, 0, blockBytes);
         CudaCall.check("cuMemsetD8Async(clear block, " + where + ")",
@@ -464,28 +469,21 @@ final class StreamSlot implements AutoCloseable {
         } catch (BackendException e) {
             LOG.log(System.Logger.Level.WARNING, e.getMessage());
         }
-        if (hostAllocated) {
+        if (host != null) {
             zero(host, 0, blockBytes);
         }
-        // The wipes queued on the stream run before its memory is freed.
-        release("cuStreamSynchronize", streamCreated, () -> JCudaDriver.cuStreamSynchronize(stream));
-        release("cuEventDestroy", eventCreated, () -> JCudaDriver.cuEventDestroy(uploaded));
-        release("cuEventDestroy", eventCreated, () -> JCudaDriver.cuEventDestroy(wiped));
-        release("cuEventDestroy", eventCreated, () -> JCudaDriver.cuEventDestroy(launchEnded));
-        release("cuEventDestroy(blocking)", sleepEventsCreated, () -> JCudaDriver.cuEventDestroy(uploadedSleeping));
-        release("cuEventDestroy(blocking)", sleepEventsCreated, () -> JCudaDriver.cuEventDestroy(finishedSleeping));
-        release("cuStreamDestroy", streamCreated, () -> JCudaDriver.cuStreamDestroy(stream));
-        release("cuMemFree(workspace)", workspaceAllocated, () -> JCudaDriver.cuMemFree(workspace));
-        release("cuMemFree(scratch)", scratchAllocated, () -> JCudaDriver.cuMemFree(scratch));
-        release("cuMemFree(block)", deviceAllocated, () -> JCudaDriver.cuMemFree(deviceBlock));
-        release("cuMemFreeHost", hostAllocated, () -> JCudaDriver.cuMemFreeHost(hostBlock));
+        if (!held.isEmpty()) {
+            // The stream was taken first: the wipes queued on it run before its memory is freed.
+            release("cuStreamSynchronize", () -> JCudaDriver.cuStreamSynchronize(stream));
+        }
+        while (!held.isEmpty()) {
+            Held h = held.pop();
+            release(h.what(), h.release());
+        }
         host = null;
     }
 
-    private void release(String what, boolean held, java.util.function.IntSupplier call) {
-        if (!held) {
-            return;
-        }
+    private void release(String what, IntSupplier call) {
         try {
             CudaCall.check(what + " (" + where("closing") + ")", call);
         } catch (BackendException e) {
