@@ -11,6 +11,7 @@ import io.dilithiumgpu.core.PrivateKeyCache;
 import io.dilithiumgpu.key.DilithiumPrivateKey;
 import io.dilithiumgpu.spec.MLDSAParameterSpec;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.security.PrivateKey;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
  * (issue 21: it was left for the garbage collector, unwiped). The engine here records the cache
  * it is handed, which the copy owns and destroys with it.
  */
+@Timeout(60)
 class ForeignKeyAsyncTest {
     @Test
     void theConvertedCopyOfAForeignKeyIsDestroyed() throws Exception {
