@@ -287,6 +287,7 @@ public final class JcaCli extends Subcommand {
         double[] rates = new double[levels.size()];
         for (int i = 0; i < levels.size(); i++) {
             Anatomy before = c == Contender.DILITHIUM_GPU ? Anatomy.snapshot() : null;
+            RouteShare routesBefore = c == Contender.DILITHIUM_GPU ? RouteShare.snapshot() : null;
             long[] inCallsBefore = load.timeInCalls();
             Callers.ClosedLoopResult<?> r = closedLoop(load, op, style, levels.get(i), warmup, measure);
             rates[i] = r.opsPerSecond();
@@ -295,7 +296,8 @@ public final class JcaCli extends Subcommand {
             System.err.printf(Locale.ROOT, "[jca] %s %s %s %s, %d callers: %,.0f ops/s; round trip %.0f µs, %.0f µs"
                             + " of it in the call; %s%s; %s%n", c.label, p, ThroughputCli.opName(op), style.label,
                     levels.get(i), rates[i], levels.get(i) * 1e6 / rates[i], inCall,
-                    before == null ? "" : Anatomy.snapshot().since(before) + "; ", r.cpu(), r.allocated());
+                    before == null ? "" : RouteShare.snapshot().since(routesBefore) + "; "
+                            + Anatomy.snapshot().since(before) + "; ", r.cpu(), r.allocated());
         }
         double peak = 0;
         for (double r : rates) {
