@@ -594,7 +594,7 @@ public final class Batcher implements Engine, AutoCloseable {
             if (task.failurePending()) {
                 failed.incrementAndGet();
             }
-            long at = task.deliver(stats);
+            long at = task.deliver(stats, 0);
             if (at != 0) {
                 batchedNanos.addAndGet(at - formedNanos);
                 delivered.incrementAndGet();

@@ -87,7 +87,7 @@ final class Completion {
         int count = 0;
         long sum = 0;
         for (int i = from; i < to; i++) {
-            long at = tasks[i].deliver(stats);
+            long at = tasks[i].deliver(stats, ranNanos);
             if (at != 0) {
                 sum += at - formedNanos;
                 count++;

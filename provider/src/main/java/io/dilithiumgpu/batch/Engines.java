@@ -73,6 +73,16 @@ public final class Engines {
         return b;
     }
 
+    /**
+     * When the backend had a finished request's outcome ({@link System#nanoTime()}), before the
+     * threads that complete it and wake its caller ran: a round trip measured to here is the
+     * batcher's and the GPU's, not the wait of a woken thread for a core. 0 when unknown (not a
+     * batcher's request, or not done).
+     */
+    public static long readyNanos(CompletableFuture<?> request) {
+        return request instanceof TimedFuture<?> timed ? timed.readyNanos() : 0;
+    }
+
     /** Counts the caller's wake-up when the request came from a batcher ({@link TimedFuture}). */
     private static void awoken(CompletableFuture<?> request) {
         if (request instanceof TimedFuture<?> timed) {

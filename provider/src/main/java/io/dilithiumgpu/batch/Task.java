@@ -52,10 +52,11 @@ abstract class Task<T> {
      * nothing staged (an internal error) fails rather than hang its caller. The future is stamped
      * with the time for {@code stats} first ({@link TimedFuture}).
      *
+     * @param readyNanos when the backend had the outcome ({@link System#nanoTime()}), or 0 for now
      * @return the time stamped ({@link System#nanoTime()}), or 0 for a task skipped because its
      *         caller had cancelled it
      */
-    final long deliver(BatcherStats stats) {
+    final long deliver(BatcherStats stats, long readyNanos) {
         T v = value;
         Throwable f = failure;
         value = null;
@@ -64,7 +65,7 @@ abstract class Task<T> {
             return 0;
         }
         long now = System.nanoTime();
-        future.stamp(stats, now);
+        future.stamp(stats, now, readyNanos == 0 ? now : readyNanos);
         if (f != null) {
             future.completeExceptionally(f);
         } else if (v == null) {

@@ -39,13 +39,26 @@ final class TimedFuture<T> extends CompletableFuture<T> {
 
     private BatcherStats stats;
     private long deliveredNanos;
+    private volatile long readyNanos;
     /** The thread parked in {@link #get()}, if any. */
     private volatile Thread waiter;
 
-    /** Called by the batch thread just before it completes this future. */
-    void stamp(BatcherStats stats, long nanos) {
+    /**
+     * Called by the thread that completes this future, just before: {@code nanos} is now,
+     * {@code readyNanos} when the backend had the outcome (its batch's end, or the task's own).
+     */
+    void stamp(BatcherStats stats, long nanos, long readyNanos) {
         this.stats = stats;
         this.deliveredNanos = nanos;
+        this.readyNanos = readyNanos;
+    }
+
+    /**
+     * When the backend had this task's outcome ({@link System#nanoTime()}), before the threads that
+     * complete the future and wake its caller ran; 0 while not done.
+     */
+    long readyNanos() {
+        return readyNanos;
     }
 
     /** Called by the thread that waited, once it runs again; counts its wake-up. */

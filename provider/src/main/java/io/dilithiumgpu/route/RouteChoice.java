@@ -27,7 +27,7 @@ public final class RouteChoice {
     public static final long UNKNOWN = 0;
 
     /**
-     * The host CPU load up to which direct calls may take idle cores beside the batch route. The
+     * The process's CPU load up to which direct calls may take idle cores beside the batch route. The
      * batch route needs headroom: its callers are woken, and its batches completed, by threads
      * that queue for the same cores, so a host driven to full load by direct calls slows every
      * batched call.
@@ -72,7 +72,7 @@ public final class RouteChoice {
      * far less CPU each than a direct call).
      *
      * @param cores           {@code Runtime.availableProcessors()}
-     * @param cpuLoad         the host's CPU load over the interval, 0 to 1; negative when unknown
+     * @param cpuLoad         the process's CPU load over the interval, 0 to 1; negative when unknown
      *                        (then no core counts as spare)
      * @param directBusyCores direct calls' time over the interval, divided by its length
      */

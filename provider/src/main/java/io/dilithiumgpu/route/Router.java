@@ -5,7 +5,6 @@ import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.core.ParameterSet;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -30,7 +29,7 @@ import javax.management.ObjectName;
  * <p>An estimate needs calls to stay current: each route a call could take is tried by every call
  * until {@link Estimate#WARM_SAMPLES} calls have measured it (direct calls only while a core is
  * free for them), and afterwards by one call whenever it has gone {@value #REFRESH_MILLIS} ms
- * without one. The calls in flight, the host's CPU load and the cores direct calls keep busy are
+ * without one. The calls in flight, the process's CPU load and the cores direct calls keep busy are
  * sampled every {@value #SAMPLE_MILLIS} ms by one caller. With the CPU backend every call runs
  * direct and nothing is sampled.
  *
@@ -79,7 +78,7 @@ public final class Router implements RouterMXBean {
 
     /**
      * @param batchOnGpu whether the batcher's backend is a GPU; asked once, when a call first needs it
-     * @param cpuLoad    the host's CPU load since the last call, 0 to 1, negative when unknown
+     * @param cpuLoad    the process's CPU load since the last call, 0 to 1, negative when unknown
      * @param clock      nanoseconds, as {@link System#nanoTime()}
      * @param cores      the cores the process may use
      */
@@ -112,8 +111,10 @@ public final class Router implements RouterMXBean {
         LOCK.lock();
         try {
             if (shared == null) {
+                int cores = Runtime.getRuntime().availableProcessors();
                 Router made = new Router(() -> !"cpu".equals(Engines.sharedBatcher().metrics().getBackend()),
-                        Router::hostCpuLoad, System::nanoTime, Runtime.getRuntime().availableProcessors());
+                        new ProcessLoad(ProcessLoad.processCpuNanos(), System::nanoTime, cores), System::nanoTime,
+                        cores);
                 register(made);
                 shared = made;
             }
@@ -213,8 +214,19 @@ public final class Router implements RouterMXBean {
      * goes into the route's estimate for the operation and set.
      */
     public void ended(Operation op, ParameterSet p, Route route, long startedNanos) {
+        ended(op, p, route, startedNanos, 0);
+    }
+
+    /**
+     * As {@link #ended(Operation, ParameterSet, Route, long)}, for a batched call whose outcome the
+     * backend had at {@code readyNanos} (0: unknown, now): the estimate is the round trip to there.
+     * The wait of its woken caller for a core is left out: it is the wait every call has while the
+     * cores are busy, which the rule counts for direct calls (calls in flight per core), and a
+     * round trip that counted it would grow with the very direct calls that fill the cores.
+     */
+    public void ended(Operation op, ParameterSet p, Route route, long startedNanos, long readyNanos) {
         long now = clock.getAsLong();
-        long took = now - startedNanos;
+        long took = (readyNanos != 0 && readyNanos - startedNanos > 0 ? readyNanos : now) - startedNanos;
         endedCount.increment();
         if (route != Route.BATCH) {
             int running = directRunning.getAndDecrement();
@@ -266,15 +278,6 @@ public final class Router implements RouterMXBean {
             return b;
         }
         return b == RouteChoice.UNKNOWN ? a : Math.min(a, b);
-    }
-
-    /** The host's recent CPU load, 0 to 1; negative where the JDK cannot tell. */
-    private static double hostCpuLoad() {
-        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof com.sun.management.OperatingSystemMXBean) {
-            return ((com.sun.management.OperatingSystemMXBean) os).getCpuLoad();
-        }
-        return -1;
     }
 
     private static void register(Router router) {

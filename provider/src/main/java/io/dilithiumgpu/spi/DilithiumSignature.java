@@ -25,6 +25,7 @@ import java.security.SignatureSpi;
 import java.security.spec.AlgorithmParameterSpec;
 import java.security.spec.InvalidParameterSpecException;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One Signature SPI for all services: pure ML-DSA (FIPS 204 Algorithms 2/3), HashML-DSA (Algorithms
@@ -270,6 +271,7 @@ public final class DilithiumSignature extends SignatureSpi {
             Router router = Router.shared();
             Route route = router.route(Operation.SIGN, params);
             long started = router.started(route);
+            CompletableFuture<byte[]> request = null;
             try {
                 if (route == Route.DIRECT) {
                     return signHere(sk, mu, rnd);
@@ -278,9 +280,10 @@ public final class DilithiumSignature extends SignatureSpi {
                 byte[] handedRnd = rnd;
                 sk = null;  // the engine's from here on: it wipes them (EngineCalls.signInPlace)
                 rnd = null;
-                return EngineCalls.signInPlace(Engines.shared(), params, handedSk, privateKey.cache(), mu, handedRnd);
+                request = EngineCalls.signInPlace(Engines.shared(), params, handedSk, privateKey.cache(), mu, handedRnd);
+                return EngineCalls.await(request, params, " signing", SignatureException::new);
             } finally {
-                router.ended(Operation.SIGN, params, route, started);
+                router.ended(Operation.SIGN, params, route, started, request == null ? 0 : Engines.readyNanos(request));
             }
         } finally {
             wipe(sk);
@@ -382,15 +385,16 @@ public final class DilithiumSignature extends SignatureSpi {
         Router router = Router.shared();
         Route route = router.route(Operation.VERIFY, params);
         long started = router.started(route);
+        CompletableFuture<Boolean> request = null;
         try {
             if (route == Route.DIRECT) {
                 return Scheme.verify(params, publicKey.rawKeyInPlace(), 0, publicKey.cache(), mu, 0, signature, 0);
             }
             // This thread blocks until the verdict, so the engine reads the arrays in place.
-            return EngineCalls.await(Engines.shared().verifyInPlace(params, publicKey.rawKeyInPlace(), publicKey.cache(),
-                    mu, signature), params, " verification", SignatureException::new);
+            request = Engines.shared().verifyInPlace(params, publicKey.rawKeyInPlace(), publicKey.cache(), mu, signature);
+            return EngineCalls.await(request, params, " verification", SignatureException::new);
         } finally {
-            router.ended(Operation.VERIFY, params, route, started);
+            router.ended(Operation.VERIFY, params, route, started, request == null ? 0 : Engines.readyNanos(request));
         }
     }
 

@@ -50,22 +50,21 @@ final class EngineCalls {
     }
 
     /**
-     * Signs μ through {@link Engine#signInPlace} and waits for the signature. {@code sk} and
+     * Queues the signing of μ through {@link Engine#signInPlace}; wait for it with
+     * {@link #await(CompletableFuture, ParameterSet, String, BiFunction)}. {@code sk} and
      * {@code rnd} are handed over: the engine reads them where they are, when the task's batch
      * loads, and wipes them then, or when it drops the task. The caller must not touch them
      * afterwards, not even after an interrupted wait (the batch may have taken the task before
      * the cancel and still be copying them); only arrays the engine refused at once are wiped here.
      */
-    static byte[] signInPlace(Engine engine, ParameterSet p, byte[] sk, PrivateKeyCache cache, byte[] mu, byte[] rnd)
-            throws SignatureException {
-        CompletableFuture<byte[]> request;
+    static CompletableFuture<byte[]> signInPlace(Engine engine, ParameterSet p, byte[] sk, PrivateKeyCache cache,
+                                                 byte[] mu, byte[] rnd) {
         try {
-            request = engine.signInPlace(p, sk, cache, mu, rnd);
+            return engine.signInPlace(p, sk, cache, mu, rnd);
         } catch (RuntimeException | Error notHandedOver) {
             Arrays.fill(sk, (byte) 0);
             Arrays.fill(rnd, (byte) 0);
             throw notHandedOver;
         }
-        return await(request, p, " signing", SignatureException::new);
     }
 }

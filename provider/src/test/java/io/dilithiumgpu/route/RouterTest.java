@@ -165,6 +165,20 @@ class RouterTest {
     }
 
     @Test
+    void aBatchedCallsTimeRunsToWhenTheBackendHadItsOutcome() {
+        Router r = router(true);
+        long started = r.started(Route.BATCH);
+        long ready = now + 300 * MICROS;
+        now += 5_000 * MICROS;  // its caller waited for a core long after the outcome was there
+        r.ended(Operation.VERIFY, P, Route.BATCH, started, ready);
+        assertEquals(300 * MICROS, r.getEstimateNanos().get("ML-DSA-44 verify batch"));
+        started = r.started(Route.BATCH);
+        now += 400 * MICROS;
+        r.ended(Operation.VERIFY, P, Route.BATCH, started, 0);  // unknown: to now
+        assertEquals(350 * MICROS, r.getEstimateNanos().get("ML-DSA-44 verify batch"));
+    }
+
+    @Test
     void theJdkAndTheCoreWarmUpThenTheFasterSigns() {
         Router r = router(false);
         for (int i = 0; i < Estimate.WARM_SAMPLES; i++) {
