@@ -3,7 +3,8 @@
 # and vectors once (to $DG_HOME, default /tmp/dilithium-gpu-bundle), then runs each step named:
 #
 #   tests        the GPU test suite (CUDA backend, GPU-vs-CPU differential, every KAT suite on
-#                CUDA), with -Dcuda.required=true so that a GPU that does not open fails
+#                CUDA, CCTV's accumulated test of 10,000 iterations per ML-DSA set), with
+#                -Dcuda.required=true so that a GPU that does not open fails
 #   alltests     every test class of the provider and kat-vectors test jars (the batcher then
 #                runs on the GPU wherever the provider picks its backend itself)
 #   selftest     the CLI's selftest: every known-answer suite against the CUDA backend
@@ -57,7 +58,8 @@ while [ $# -gt 0 ]; do
     case $step in
         tests) junit gpu-tests --select-class=io.dilithiumgpu.backend.cuda.CudaBackendTest \
                    --select-class=io.dilithiumgpu.backend.cuda.CudaDifferentialTest \
-                   --select-class=io.dilithiumgpu.kat.CudaKatTest ;;
+                   --select-class=io.dilithiumgpu.kat.CudaKatTest \
+                   --select-class=io.dilithiumgpu.kat.CudaAccumulatedTest ;;
         alltests) junit all-tests --select-package=io.dilithiumgpu --exclude-package=io.dilithiumgpu.bench ;;
         selftest) cli selftest selftest --backend cuda --kat-dir "$vectors" --out "$out" ;;
         throughput) cli throughput throughput --backend cuda --out "$out" ;;

@@ -31,6 +31,7 @@ import java.util.Set;
                 SelftestCli.class,
                 StatusCli.class,
                 TlsCli.class,
+                AccumulateCli.class,
                 HelpCommand.class,
         })
 public final class Cli {
