@@ -4,6 +4,9 @@ import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.core.ParameterSet;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 import java.util.Map;
@@ -46,6 +49,7 @@ public final class Router implements RouterMXBean {
     private static final System.Logger LOG = System.getLogger(Router.class.getName());
 
     private static final ReentrantLock LOCK = new ReentrantLock();
+    private static final MethodHandle IS_VIRTUAL = findIsVirtual();
     private static volatile Router shared;
 
     /** Estimate kinds, the last index of {@link #estimates}. */
@@ -69,6 +73,12 @@ public final class Router implements RouterMXBean {
     private final LongAdder batchCount = new LongAdder();
     private final LongAdder jdkCount = new LongAdder();
     private final LongAdder endedCount = new LongAdder();
+    /** Threads that called since the sampling interval began (each counted once, see {@link #callers}). */
+    private final LongAdder callersNow = new LongAdder();
+    /** The sampling interval a thread last counted itself in, per thread. */
+    private final ThreadLocal<int[]> lastInterval = ThreadLocal.withInitial(() -> new int[] {-1});
+    /** The sampling interval, advanced at each sample. */
+    private volatile int interval;
     private final AtomicLong sampledAt;
     private volatile long busyAtSample;
     /** Routed calls in flight over every route, as last sampled. */
@@ -191,15 +201,24 @@ public final class Router implements RouterMXBean {
         return RouteChoice.preferJdk(e[CORE].nanos(), e[JDK].nanos());
     }
 
-    /** A call starts down {@code route}; returns the time to hand to {@link #ended}. */
+    /**
+     * A call starts down {@code route}; returns the time to hand to {@link #ended}. A direct call of
+     * a virtual thread first yields its carrier to the virtual threads queued for one: a virtual
+     * thread keeps its carrier through back-to-back calls that never block, so without the yield
+     * the callers queued behind it would never run (nor be counted, see {@link #countCaller}). A
+     * platform thread is time-sliced by the OS and does not yield.
+     */
     public long started(Route route) {
+        countCaller();
         switch (route) {
             case DIRECT:
                 directCount.increment();
+                yieldIfVirtual();
                 directRunning.incrementAndGet();
                 break;
             case JDK:
                 jdkCount.increment();
+                yieldIfVirtual();
                 directRunning.incrementAndGet();
                 break;
             default:
@@ -257,6 +276,20 @@ public final class Router implements RouterMXBean {
     }
 
     /**
+     * Counts the calling thread once per sampling interval. The callers of an interval stand for
+     * the calls that want a core: virtual threads that run direct calls back to back keep their
+     * carriers, so the calls in flight alone would never show the threads queued behind them.
+     */
+    private void countCaller() {
+        int[] last = lastInterval.get();
+        int now = interval;
+        if (last[0] != now) {
+            last[0] = now;
+            callersNow.increment();
+        }
+    }
+
+    /**
      * Samples the calls in flight and the spare cores again, by the first caller after
      * {@value #SAMPLE_MILLIS} ms.
      */
@@ -265,11 +298,37 @@ public final class Router implements RouterMXBean {
         if (now - last > SAMPLE_NANOS && sampledAt.compareAndSet(last, now)) {
             long ended = endedCount.sum();
             long started = directCount.sum() + batchCount.sum() + jdkCount.sum();
-            inFlight = (int) Math.max(0, Math.min(Integer.MAX_VALUE, started - ended));
+            long callers = callersNow.sumThenReset();
+            interval++;
+            inFlight = (int) Math.max(0, Math.min(Integer.MAX_VALUE, Math.max(callers, started - ended)));
             long busy = directBusyNanos.sum();
             double busyCores = (double) (busy - busyAtSample) / (now - last);
             busyAtSample = busy;
             spareCores = RouteChoice.spareCores(cores, cpuLoad.getAsDouble(), busyCores);
+        }
+    }
+
+    private static void yieldIfVirtual() {
+        if (IS_VIRTUAL != null && isVirtual(Thread.currentThread())) {
+            Thread.yield();
+        }
+    }
+
+    private static boolean isVirtual(Thread t) {
+        try {
+            return (boolean) IS_VIRTUAL.invokeExact(t);
+        } catch (Throwable e) {
+            throw new IllegalStateException("Thread.isVirtual failed", e);
+        }
+    }
+
+    /** {@code Thread.isVirtual()} where the JDK has it (21 and later; the provider compiles for 17). */
+    private static MethodHandle findIsVirtual() {
+        try {
+            return MethodHandles.publicLookup()
+                    .findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+        } catch (NoSuchMethodException | IllegalAccessException e) {
+            return null;
         }
     }
 

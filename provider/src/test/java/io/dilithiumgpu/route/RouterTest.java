@@ -9,6 +9,7 @@ import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.security.ProviderException;
 
@@ -176,6 +177,28 @@ class RouterTest {
         now += 400 * MICROS;
         r.ended(Operation.VERIFY, P, Route.BATCH, started, 0);  // unknown: to now
         assertEquals(350 * MICROS, r.getEstimateNanos().get("ML-DSA-44 verify batch"));
+    }
+
+    @Test
+    @Timeout(60)
+    void everyThreadThatCalledInAnIntervalCountsAsACallerInFlight() throws InterruptedException {
+        Router r = router(true);
+        // 40 threads, one call each and none at once: what a core's queue of virtual threads that
+        // never block looks like from the router, which sees only the calls on the carriers
+        for (int i = 0; i < 40; i++) {
+            Thread t = new Thread(() -> call(r, Operation.VERIFY, Route.BATCH, 300 * MICROS));
+            t.start();
+            t.join();
+        }
+        call(r, Operation.VERIFY, Route.BATCH, 300 * MICROS);
+        call(r, Operation.VERIFY, Route.BATCH, 300 * MICROS);  // this thread counts once
+        now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
+        r.route(Operation.VERIFY, P);
+        assertEquals(41, r.getInFlight());
+        now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
+        call(r, Operation.VERIFY, Route.BATCH, 300 * MICROS);
+        r.route(Operation.VERIFY, P);
+        assertEquals(1, r.getInFlight(), "the next interval counts its own callers");
     }
 
     @Test
