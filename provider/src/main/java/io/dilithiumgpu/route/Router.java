@@ -64,6 +64,8 @@ public final class Router implements RouterMXBean {
     private final int cores;
     /** [SIGN, VERIFY][set][CORE, JDK, BATCH]. */
     private final Estimate[][][] estimates;
+    /** Per set, whether the JDK's engine signs the calls it covers now (written racily; a hint). */
+    private final boolean[] jdkInUse = new boolean[ParameterSet.values().length];
 
     /** 0: not known yet; 1: the batcher runs on a GPU; 2: on the CPU. */
     private volatile int batchOnGpu;
@@ -198,7 +200,9 @@ public final class Router implements RouterMXBean {
         if (e[CORE].claim(now, REFRESH_NANOS)) {
             return false;
         }
-        return RouteChoice.preferJdk(e[CORE].nanos(), e[JDK].nanos());
+        boolean jdk = RouteChoice.preferJdk(e[CORE].nanos(), e[JDK].nanos(), jdkInUse[p.ordinal()]);
+        jdkInUse[p.ordinal()] = jdk;
+        return jdk;
     }
 
     /**

@@ -92,11 +92,20 @@ class RouteChoiceTest {
 
     @Test
     void theJdkSignsWhenItMeasuredFasterAndIsTriedUntilMeasured() {
-        assertTrue(RouteChoice.preferJdk(500 * MICROS, 400 * MICROS));
-        assertFalse(RouteChoice.preferJdk(400 * MICROS, 500 * MICROS));
-        assertFalse(RouteChoice.preferJdk(400 * MICROS, 400 * MICROS), "a tie stays on the core");
-        assertTrue(RouteChoice.preferJdk(400 * MICROS, UNKNOWN));
-        assertTrue(RouteChoice.preferJdk(UNKNOWN, UNKNOWN));
-        assertFalse(RouteChoice.preferJdk(UNKNOWN, 400 * MICROS));
+        assertTrue(RouteChoice.preferJdk(500 * MICROS, 400 * MICROS, false));
+        assertFalse(RouteChoice.preferJdk(400 * MICROS, 500 * MICROS, true));
+        assertTrue(RouteChoice.preferJdk(400 * MICROS, UNKNOWN, false));
+        assertTrue(RouteChoice.preferJdk(UNKNOWN, UNKNOWN, false));
+        assertFalse(RouteChoice.preferJdk(UNKNOWN, 400 * MICROS, true));
+    }
+
+    @Test
+    void theEngineInUseKeepsTheSignaturesUntilTheOtherIsTenPercentFaster() {
+        assertFalse(RouteChoice.preferJdk(400 * MICROS, 400 * MICROS, false), "a tie stays on the core");
+        assertTrue(RouteChoice.preferJdk(400 * MICROS, 400 * MICROS, true), "a tie stays on the JDK");
+        assertFalse(RouteChoice.preferJdk(400 * MICROS, 370 * MICROS, false), "7 % faster is noise");
+        assertTrue(RouteChoice.preferJdk(370 * MICROS, 400 * MICROS, true), "7 % faster is noise");
+        assertTrue(RouteChoice.preferJdk(400 * MICROS, 350 * MICROS, false));
+        assertFalse(RouteChoice.preferJdk(350 * MICROS, 400 * MICROS, true));
     }
 }
