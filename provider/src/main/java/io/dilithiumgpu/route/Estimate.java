@@ -13,6 +13,11 @@ import java.lang.invoke.VarHandle;
  * plainly, the rest weighted by {@code 1/8}: by the end of the warm-up the samples taken before the
  * JIT reached the route weigh nothing, where a plain average over the warm-up would keep a route
  * measured while interpreted looking slow for seconds.
+ *
+ * <p>Beside the average it keeps a floor: the low end of the times, which falls to any lower sample
+ * at once and rises by 1/128 per sample. Waiting for a core, a collection or a cold cache only ever
+ * adds to a call's time, so the floor of two engines that run the same algorithm compares their
+ * work where their averages, on a busy host, mostly compare their luck.
  */
 final class Estimate {
     /** Samples that count as the warm-up. */
@@ -32,6 +37,7 @@ final class Estimate {
     }
 
     private volatile long nanos;
+    private volatile long floor;
     /** When the last sample came, or a refresh was claimed. */
     private volatile long observedAt;
     private volatile int samples;
@@ -39,6 +45,11 @@ final class Estimate {
     /** The estimate, or {@link RouteChoice#UNKNOWN}. */
     long nanos() {
         return nanos;
+    }
+
+    /** The floor of the times ({@link RouteChoice#UNKNOWN} before the first sample). */
+    long floor() {
+        return floor;
     }
 
     /** Whether the estimate is still warming up: every call that can take the route should. */
@@ -67,6 +78,8 @@ final class Estimate {
         long s = Math.max(1, sample);
         long old = nanos;
         nanos = n == 0 ? s : n < 1 << SHIFT ? old + (s - old) / (n + 1) : old + ((s - old) >> SHIFT);
+        long f = floor;
+        floor = f == 0 || s < f ? s : f + Math.max(1, f >> 7);
         observedAt = now;
         if (n < WARM_SAMPLES) {
             samples = n + 1;

@@ -34,8 +34,8 @@ public final class RouteChoice {
      */
     static final double TARGET_LOAD = 0.75;
 
-    /** How much faster the engine not in use must measure to take the signatures over: 10 %. */
-    static final double ENGINE_MARGIN = 0.1;
+    /** How much faster the engine not in use must measure to take the signatures over: 5 %. */
+    static final double ENGINE_MARGIN = 0.05;
 
     private RouteChoice() {}
 
@@ -89,14 +89,14 @@ public final class RouteChoice {
 
     /**
      * For a signature the JDK's ML-DSA covers exactly and that runs direct: whether the JDK's engine
-     * rather than this provider's core should compute it. An engine not measured yet is tried. The
-     * engine in use keeps the calls until the other measures faster by {@link #ENGINE_MARGIN}: both
-     * compute the same algorithm, whose rejection loop makes single times vary widely, and an
-     * engine tried only now and then is measured a little cold; without the margin the choice
-     * flipped between the two with the noise.
+     * rather than this provider's core should compute it, from the floors of their times
+     * ({@code Estimate.floor}: both run the same algorithm, so the low ends compare their work,
+     * where the averages on a busy host mostly compared the waits for a core). An engine not
+     * measured yet is tried. The engine in use keeps the calls until the other measures faster by
+     * {@link #ENGINE_MARGIN}, so that the choice does not flip with the noise.
      *
-     * @param coreNanos the core's time per signature, or {@link #UNKNOWN}
-     * @param jdkNanos  the JDK's time per signature, or {@link #UNKNOWN}
+     * @param coreNanos the floor of the core's times per signature, or {@link #UNKNOWN}
+     * @param jdkNanos  the floor of the JDK's times per signature, or {@link #UNKNOWN}
      * @param jdkNow    whether the JDK's engine is the one in use
      */
     public static boolean preferJdk(long coreNanos, long jdkNanos, boolean jdkNow) {
