@@ -16,23 +16,14 @@ package io.dilithiumgpu.route;
  *       more slowly with the load than the cores' share of it. The rule looks at all calls in
  *       flight, not only the direct ones, so that direct calls never crowd out the threads that
  *       complete the batch route's calls.</li>
- *   <li>Otherwise the batcher; but when more calls are in flight than there are cores, a call may
- *       still run direct on a spare core ({@link #spareCores}), so that cores the batch route
- *       leaves idle add throughput beside the GPU. With fewer calls than cores each call takes
- *       the route that ends it sooner.</li>
+ *   <li>Otherwise the batcher. No call runs direct beside a busy GPU route: a virtual thread
+ *       computing a signature holds its carrier until it ends, and the batched callers, their
+ *       completions and the backend's threads wait for the same cores.</li>
  * </ol>
  */
 public final class RouteChoice {
     /** A cost not measured yet. */
     public static final long UNKNOWN = 0;
-
-    /**
-     * The process's CPU load up to which direct calls may take idle cores beside the batch route. The
-     * batch route needs headroom: its callers are woken, and its batches completed, by threads
-     * that queue for the same cores, so a host driven to full load by direct calls slows every
-     * batched call.
-     */
-    static final double TARGET_LOAD = 0.75;
 
     /** How much faster the engine not in use must measure to take the signatures over: 5 %. */
     static final double ENGINE_MARGIN = 0.05;
@@ -46,45 +37,19 @@ public final class RouteChoice {
      * @param directNanos   the time of one such call on a caller's thread with a core to itself, as
      *                      measured lately (the faster engine where the JDK's also runs it), or
      *                      {@link #UNKNOWN}
-     * @param batchNanos    the round trip of one such call through the batcher, at the load of the
-     *                      last such calls, or {@link #UNKNOWN}
-     * @param inFlight      this provider's routed calls in flight now, over every route and operation
+     * @param batchNanos    the round trip of one such call through the batcher, the floor of the
+     *                      recent ones, or {@link #UNKNOWN}
+     * @param inFlight      this provider's calls in flight now, over every route and operation
      * @param cores         the cores the process may use
-     * @param directRunning calls running on their callers' threads now
-     * @param spareCores    how many direct calls the batch route's idle cores take now ({@link #spareCores})
      */
-    public static Route choose(boolean batchOnGpu, long directNanos, long batchNanos, int inFlight, int cores,
-                               int directRunning, int spareCores) {
+    public static Route choose(boolean batchOnGpu, long directNanos, long batchNanos, int inFlight, int cores) {
         if (!batchOnGpu || directNanos == UNKNOWN) {
             return Route.DIRECT;
         }
         if (batchNanos == UNKNOWN) {
             return Route.BATCH;
         }
-        if (directNanos * Math.max(1.0, (double) inFlight / cores) <= batchNanos) {
-            return Route.DIRECT;
-        }
-        return inFlight > cores && directRunning < spareCores ? Route.DIRECT : Route.BATCH;
-    }
-
-    /**
-     * How many calls may run direct beside the batch route: the cores direct calls kept busy over
-     * the last interval, plus those that stood idle below {@link #TARGET_LOAD}; between 0 and
-     * {@code cores}. While the host stays under the target, direct calls may take its idle cores;
-     * above it, the count shrinks and hands the cores back to the batch route (whose calls take
-     * far less CPU each than a direct call).
-     *
-     * @param cores           {@code Runtime.availableProcessors()}
-     * @param cpuLoad         the process's CPU load over the interval, 0 to 1; negative when unknown
-     *                        (then no core counts as spare)
-     * @param directBusyCores direct calls' time over the interval, divided by its length
-     */
-    public static int spareCores(int cores, double cpuLoad, double directBusyCores) {
-        if (cpuLoad < 0) {
-            return 0;
-        }
-        double spare = Math.min(directBusyCores, cores) + cores * (TARGET_LOAD - Math.min(1, cpuLoad));
-        return (int) Math.max(0, Math.min(cores, Math.floor(spare)));
+        return directNanos * Math.max(1.0, (double) inFlight / cores) <= batchNanos ? Route.DIRECT : Route.BATCH;
     }
 
     /**

@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
-import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 import javax.management.JMException;
 import javax.management.ObjectName;
@@ -25,15 +24,15 @@ import javax.management.ObjectName;
  * Chooses the route of each JCA signature and verification ({@link Route}) from costs it measures
  * as the calls run, by the rule of {@link RouteChoice}: per operation and set, the time of a call on
  * its caller's thread (with this provider's core, and with the JDK's ML-DSA where that runs it), the
- * round trip of a call through the batcher at the load of the moment, the calls running direct now,
- * this provider's calls in flight, and how many direct calls the cores the batch route leaves idle
- * take.
+ * round trip of a call through the batcher (the floor of its recent times: on a host whose cores
+ * direct calls keep busy, a lone batched call waits for the batcher's and the backend's threads to
+ * get a core, which it would not once the calls went to the batcher), and this provider's calls in
+ * flight.
  *
  * <p>An estimate needs calls to stay current: each route a call could take is tried by every call
  * until {@link Estimate#WARM_SAMPLES} calls have measured it (direct calls only while a core is
  * free for them), and afterwards by one call whenever it has gone {@value #REFRESH_MILLIS} ms
- * without one. The calls in flight, the process's CPU load and the cores direct calls keep busy are
- * sampled every {@value #SAMPLE_MILLIS} ms by one caller. With the CPU backend every call runs
+ * without one. The calls in flight are sampled every {@value #SAMPLE_MILLIS} ms by one caller. With the CPU backend every call runs
  * direct and nothing is sampled.
  *
  * <p>Use: {@link #route} (or {@link #toJdk}) decides, {@link #started} and {@link #ended} bracket the
@@ -59,7 +58,6 @@ public final class Router implements RouterMXBean {
     private static final String[] KIND_NAMES = {"direct", "jdk", "batch"};
 
     private final BooleanSupplier batchOnGpuProbe;
-    private final DoubleSupplier cpuLoad;
     private final LongSupplier clock;
     private final int cores;
     /** [SIGN, VERIFY][set][CORE, JDK, BATCH]. */
@@ -70,7 +68,6 @@ public final class Router implements RouterMXBean {
     /** 0: not known yet; 1: the batcher runs on a GPU; 2: on the CPU. */
     private volatile int batchOnGpu;
     private final AtomicInteger directRunning = new AtomicInteger();
-    private final LongAdder directBusyNanos = new LongAdder();
     private final LongAdder directCount = new LongAdder();
     private final LongAdder batchCount = new LongAdder();
     private final LongAdder jdkCount = new LongAdder();
@@ -82,21 +79,16 @@ public final class Router implements RouterMXBean {
     /** The sampling interval, advanced at each sample. */
     private volatile int interval;
     private final AtomicLong sampledAt;
-    private volatile long busyAtSample;
     /** Routed calls in flight over every route, as last sampled. */
     private volatile int inFlight;
-    /** Direct calls the batch route's idle cores take, as last sampled ({@link RouteChoice#spareCores}). */
-    private volatile int spareCores;
 
     /**
      * @param batchOnGpu whether the batcher's backend is a GPU; asked once, when a call first needs it
-     * @param cpuLoad    the process's CPU load since the last call, 0 to 1, negative when unknown
      * @param clock      nanoseconds, as {@link System#nanoTime()}
      * @param cores      the cores the process may use
      */
-    Router(BooleanSupplier batchOnGpu, DoubleSupplier cpuLoad, LongSupplier clock, int cores) {
+    Router(BooleanSupplier batchOnGpu, LongSupplier clock, int cores) {
         this.batchOnGpuProbe = batchOnGpu;
-        this.cpuLoad = cpuLoad;
         this.clock = clock;
         this.cores = cores;
         this.estimates = new Estimate[2][ParameterSet.values().length][3];
@@ -125,8 +117,7 @@ public final class Router implements RouterMXBean {
             if (shared == null) {
                 int cores = Runtime.getRuntime().availableProcessors();
                 Router made = new Router(() -> !"cpu".equals(Engines.sharedBatcher().metrics().getBackend()),
-                        new ProcessLoad(ProcessLoad.processCpuNanos(), System::nanoTime, cores), System::nanoTime,
-                        cores);
+                        System::nanoTime, cores);
                 register(made);
                 shared = made;
             }
@@ -166,7 +157,7 @@ public final class Router implements RouterMXBean {
         if (e[BATCH].claim(now, REFRESH_NANOS)) {
             return Route.BATCH;
         }
-        return RouteChoice.choose(true, e[CORE].nanos(), e[BATCH].nanos(), inFlight, cores, running, spareCores);
+        return RouteChoice.choose(true, e[CORE].nanos(), e[BATCH].floor(), inFlight, cores);
     }
 
     /**
@@ -189,8 +180,7 @@ public final class Router implements RouterMXBean {
         if (batchOnGpu()) {
             sample(now);
             long direct = fastest(e[CORE].nanos(), e[JDK].nanos());
-            if (RouteChoice.choose(true, direct, e[BATCH].nanos(), inFlight, cores, directRunning.get(), spareCores)
-                    != Route.DIRECT) {
+            if (RouteChoice.choose(true, direct, e[BATCH].floor(), inFlight, cores) != Route.DIRECT) {
                 return false;
             }
         }
@@ -253,7 +243,6 @@ public final class Router implements RouterMXBean {
         endedCount.increment();
         if (route != Route.BATCH) {
             int running = directRunning.getAndDecrement();
-            directBusyNanos.add(took);
             // Platform threads beyond the cores share them: the estimate is a call's time on a core
             // of its own (a virtual thread keeps its carrier until the call ends).
             if (running > cores) {
@@ -294,7 +283,7 @@ public final class Router implements RouterMXBean {
     }
 
     /**
-     * Samples the calls in flight and the spare cores again, by the first caller after
+     * Samples the calls in flight again, by the first caller after
      * {@value #SAMPLE_MILLIS} ms.
      */
     private void sample(long now) {
@@ -305,10 +294,6 @@ public final class Router implements RouterMXBean {
             long callers = callersNow.sumThenReset();
             interval++;
             inFlight = (int) Math.max(0, Math.min(Integer.MAX_VALUE, Math.max(callers, started - ended)));
-            long busy = directBusyNanos.sum();
-            double busyCores = (double) (busy - busyAtSample) / (now - last);
-            busyAtSample = busy;
-            spareCores = RouteChoice.spareCores(cores, cpuLoad.getAsDouble(), busyCores);
         }
     }
 
@@ -383,10 +368,6 @@ public final class Router implements RouterMXBean {
         return inFlight;
     }
 
-    @Override
-    public int getSpareCores() {
-        return spareCores;
-    }
 
     @Override
     public Map<String, Long> getEstimateNanos() {

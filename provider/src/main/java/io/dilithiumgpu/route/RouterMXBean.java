@@ -26,11 +26,6 @@ public interface RouterMXBean {
     /** This provider's signatures and verifications in flight over every route, as last sampled. */
     int getInFlight();
 
-    /**
-     * How many calls may run on their callers' threads beside the batch route, on cores it leaves
-     * idle, as last sampled.
-     */
-    int getSpareCores();
 
     /**
      * The measured time per call in nanoseconds, by set, operation and route (for example

@@ -11,16 +11,16 @@ import org.junit.jupiter.api.Test;
 class RouteChoiceTest {
     private static final long MICROS = 1_000;
 
-    /** choose() with {@code inFlight} calls in flight on 16 cores, none direct, no spare core. */
+    /** choose() with {@code inFlight} calls in flight on 16 cores. */
     private static Route choose(long directNanos, long batchNanos, int inFlight) {
-        return RouteChoice.choose(true, directNanos, batchNanos, inFlight, 16, 0, 0);
+        return RouteChoice.choose(true, directNanos, batchNanos, inFlight, 16);
     }
 
     @Test
     void onTheCpuBackendEveryCallRunsDirectWhateverTheCostsAndCounts() {
-        assertEquals(Route.DIRECT, RouteChoice.choose(false, 300 * MICROS, 100 * MICROS, 64, 16, 16, 0));
-        assertEquals(Route.DIRECT, RouteChoice.choose(false, UNKNOWN, UNKNOWN, 0, 16, 0, 0));
-        assertEquals(Route.DIRECT, RouteChoice.choose(false, 300 * MICROS, 1, 4096, 16, 16, 0));
+        assertEquals(Route.DIRECT, RouteChoice.choose(false, 300 * MICROS, 100 * MICROS, 64, 16));
+        assertEquals(Route.DIRECT, RouteChoice.choose(false, UNKNOWN, UNKNOWN, 0, 16));
+        assertEquals(Route.DIRECT, RouteChoice.choose(false, 300 * MICROS, 1, 4096, 16));
     }
 
     @Test
@@ -50,44 +50,9 @@ class RouteChoiceTest {
     }
 
     @Test
-    void spareCoresTakeCallsTheBatcherWouldOtherwiseGet() {
-        assertEquals(Route.DIRECT, RouteChoice.choose(true, 270 * MICROS, 480 * MICROS, 64, 16, 3, 4));
-        assertEquals(Route.BATCH, RouteChoice.choose(true, 270 * MICROS, 480 * MICROS, 64, 16, 4, 4));
-        assertEquals(Route.BATCH, RouteChoice.choose(true, 270 * MICROS, 480 * MICROS, 64, 16, 0, 0));
-        assertEquals(Route.BATCH, RouteChoice.choose(true, 700 * MICROS, 400 * MICROS, 1, 16, 0, 12),
-                "with no more calls than cores each takes the route that ends it sooner");
-    }
-
-    @Test
     void anUnmeasuredRouteIsTried() {
         assertEquals(Route.DIRECT, choose(UNKNOWN, 100 * MICROS, 4096));
         assertEquals(Route.BATCH, choose(60 * MICROS, UNKNOWN, 1));
-    }
-
-    @Test
-    void onlyCoresIdleBelowTheTargetLoadAreSpare() {
-        assertEquals(12, RouteChoice.spareCores(16, 0.0, 0), "an idle host: three quarters of its cores");
-        assertEquals(4, RouteChoice.spareCores(16, 0.5, 0), "half the cores busy with batched calls");
-        assertEquals(0, RouteChoice.spareCores(16, 0.76, 0), "the batch route alone is past the target");
-        assertEquals(0, RouteChoice.spareCores(16, -1, 0), "load unknown: no core is spare");
-    }
-
-    @Test
-    void directCallsKeepTheCoresTheyUseWhileTheHostStaysUnderTheTarget() {
-        // 4 cores with direct calls, 8 with the batch route: at the target, stays at 4
-        assertEquals(4, RouteChoice.spareCores(16, 12.0 / 16, 4.0));
-    }
-
-    @Test
-    void aHostPastTheTargetTakesCoresBackFromDirectCalls() {
-        assertEquals(2, RouteChoice.spareCores(16, 14.0 / 16, 4.0));
-        assertEquals(0, RouteChoice.spareCores(16, 1.0, 3.0));
-        assertEquals(0, RouteChoice.spareCores(16, 1.2, 0), "load above 1 counts as 1");
-    }
-
-    @Test
-    void spareCoresNeverExceedTheCores() {
-        assertEquals(16, RouteChoice.spareCores(16, 0.0, 40.0));
     }
 
     @Test

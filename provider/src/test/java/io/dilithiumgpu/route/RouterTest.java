@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 import java.security.ProviderException;
 
 /**
- * The router's measuring part, driven by a fake clock and load: which calls it sends down each route
+ * The router's measuring part, driven by a fake clock: which calls it sends down each route
  * while the routes warm up, once measured, and when an estimate goes stale; the pinning property;
  * the counts. No threads.
  */
@@ -23,7 +23,6 @@ class RouterTest {
     private static final ParameterSet P = ParameterSet.ML_DSA_44;
 
     private long now = 1_000_000_000L;
-    private double load;
 
     @AfterEach
     void unpin() {
@@ -31,7 +30,7 @@ class RouterTest {
     }
 
     private Router router(boolean gpu) {
-        return new Router(() -> gpu, () -> load, () -> now, 16);
+        return new Router(() -> gpu, () -> now, 16);
     }
 
     /** Runs one call down {@code route} that takes {@code nanos}. */
@@ -101,7 +100,7 @@ class RouterTest {
     }
 
     @Test
-    void manyCallsInFlightGoToTheBatcherAndSpareCoresTakeSomeBeside() {
+    void manyCallsInFlightGoToTheBatcher() {
         Router r = router(true);
         for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
             verify(r, 60 * MICROS, 500 * MICROS);  // the warm-up takes less than the refresh interval
@@ -112,32 +111,38 @@ class RouterTest {
         for (int i = 0; i < batched.length; i++) {
             batched[i] = r.started(Route.BATCH);
         }
-        load = 0.9;
         now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
         call(r, Operation.VERIFY, Route.DIRECT, 60 * MICROS);  // both estimates current: no refresh due
         call(r, Operation.VERIFY, Route.BATCH, 500 * MICROS);
         assertEquals(Route.BATCH, r.route(Operation.VERIFY, P));
-        assertEquals(400, r.getInFlight());
-        assertEquals(0, r.getSpareCores(), "the host is past the target load");
-        load = 0.5;
-        now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
-        call(r, Operation.VERIFY, Route.DIRECT, 60 * MICROS);
-        call(r, Operation.VERIFY, Route.BATCH, 500 * MICROS);
-        assertEquals(Route.DIRECT, r.route(Operation.VERIFY, P), "idle cores take a call beside the GPU");
-        assertEquals(4, r.getSpareCores());
-        long[] direct = new long[4];
-        for (int i = 0; i < direct.length; i++) {
-            direct[i] = r.started(Route.DIRECT);
-        }
-        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P), "4 calls hold the 4 spare cores");
-        r.ended(Operation.VERIFY, P, Route.DIRECT, direct[0]);
-        assertEquals(Route.DIRECT, r.route(Operation.VERIFY, P));
+        assertTrue(r.getInFlight() >= 400, "in flight: " + r.getInFlight());
         for (long started : batched) {
             r.ended(Operation.VERIFY, P, Route.BATCH, started);
         }
         now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
-        r.route(Operation.VERIFY, P);
-        assertEquals(3, r.getInFlight(), "the 3 direct calls still running");
+        call(r, Operation.VERIFY, Route.DIRECT, 60 * MICROS);
+        call(r, Operation.VERIFY, Route.BATCH, 500 * MICROS);
+        assertEquals(Route.DIRECT, r.route(Operation.VERIFY, P), "once they have ended");
+    }
+
+    @Test
+    void theBatchRouteIsJudgedByTheFloorOfItsRoundTrips() {
+        Router r = router(true);
+        for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
+            verify(r, 60 * MICROS, 300 * MICROS);
+        }
+        long[] batched = new long[100];  // 100 calls in flight: a direct call takes 6.25 x 60 us
+        for (int i = 0; i < batched.length; i++) {
+            batched[i] = r.started(Route.BATCH);
+        }
+        now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
+        // lone batched calls on a busy host: their threads waited for cores, the average grows
+        for (int i = 0; i < 8; i++) {
+            call(r, Operation.VERIFY, Route.BATCH, 3_000 * MICROS);
+        }
+        call(r, Operation.VERIFY, Route.DIRECT, 60 * MICROS);
+        assertTrue(r.getEstimateNanos().get("ML-DSA-44 verify batch") > 1_000 * MICROS);
+        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P), "the floor, not the average, is the GPU's round trip");
     }
 
     @Test
