@@ -24,9 +24,7 @@ import javax.management.ObjectName;
  * Chooses the route of each JCA signature and verification ({@link Route}) from costs it measures
  * as the calls run, by the rule of {@link RouteChoice}: per operation and set, the time of a call on
  * its caller's thread (with this provider's core, and with the JDK's ML-DSA where that runs it), the
- * round trip of a call through the batcher (the floor of its recent times: on a host whose cores
- * direct calls keep busy, a lone batched call waits for the batcher's and the backend's threads to
- * get a core, which it would not once the calls went to the batcher), and this provider's calls in
+ * round trip of a call through the batcher ({@link #batchEstimate}), and this provider's calls in
  * flight.
  *
  * <p>An estimate needs calls to stay current: each route a call could take is tried by every call
@@ -157,7 +155,7 @@ public final class Router implements RouterMXBean {
         if (e[BATCH].claim(now, REFRESH_NANOS)) {
             return Route.BATCH;
         }
-        return RouteChoice.choose(true, e[CORE].nanos(), e[BATCH].floor(), inFlight, cores);
+        return RouteChoice.choose(true, e[CORE].nanos(), batchEstimate(e[BATCH]), inFlight, cores);
     }
 
     /**
@@ -180,7 +178,7 @@ public final class Router implements RouterMXBean {
         if (batchOnGpu()) {
             sample(now);
             long direct = fastest(e[CORE].nanos(), e[JDK].nanos());
-            if (RouteChoice.choose(true, direct, e[BATCH].floor(), inFlight, cores) != Route.DIRECT) {
+            if (RouteChoice.choose(true, direct, batchEstimate(e[BATCH]), inFlight, cores) != Route.DIRECT) {
                 return false;
             }
         }
@@ -319,6 +317,19 @@ public final class Router implements RouterMXBean {
         } catch (NoSuchMethodException | IllegalAccessException e) {
             return null;
         }
+    }
+
+    /**
+     * The batch route's round trip for the rule: its average while no more calls are in flight than
+     * cores, its floor beyond. With more calls than cores, the cores are full, and a lone batched
+     * call (the route's refresh, while the calls run direct) waits for the batcher's and the
+     * backend's threads to get a core, a wait it would not have once the calls went to the batcher.
+     * With fewer, the average is the fair comparison with a direct call's average: a signature's
+     * rejection loop spreads both routes' times, and the floor of one would meet the average of
+     * the other.
+     */
+    private long batchEstimate(Estimate batch) {
+        return inFlight > cores ? batch.floor() : batch.nanos();
     }
 
     private static long fastest(long a, long b) {

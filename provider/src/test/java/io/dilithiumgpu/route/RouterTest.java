@@ -126,7 +126,18 @@ class RouterTest {
     }
 
     @Test
-    void theBatchRouteIsJudgedByTheFloorOfItsRoundTrips() {
+    void withNoMoreCallsThanCoresTheBatchRouteIsJudgedByItsAverage() {
+        Router r = router(true);
+        // a signature: direct 270 us on average, the batcher's round trip 150 to 750 us, 450 on average
+        for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
+            Route route = r.route(Operation.SIGN, P);
+            call(r, Operation.SIGN, route, route == Route.BATCH ? (i % 2 == 0 ? 150 : 750) * MICROS : 270 * MICROS);
+        }
+        assertEquals(Route.DIRECT, r.route(Operation.SIGN, P), "the floor of 150 us would send it to the batcher");
+    }
+
+    @Test
+    void beyondTheCoresTheBatchRouteIsJudgedByTheFloorOfItsRoundTrips() {
         Router r = router(true);
         for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
             verify(r, 60 * MICROS, 300 * MICROS);
