@@ -39,9 +39,10 @@ import java.util.function.LongPredicate;
  * without storing the vectors.
  *
  * <p>The iterations run in batches on a {@link Backend}, their records in its host buffers: while
- * it generates, signs and verifies one batch, the calling thread absorbs the previous one, in order. The state after any whole batch (the
- * two SHAKE128s and the count) can be saved ({@link #save}) and resumed ({@link #resume}), so a long
- * run may stop and go on in another process. Not thread-safe.
+ * it generates, signs and verifies one batch, the calling thread absorbs the previous one, in
+ * order. The state after any whole batch (the two SHAKE128s and the count) can be saved
+ * ({@link #save}) and resumed ({@link #resume}), so a long run may stop and go on in another
+ * process. Not thread-safe.
  */
 public final class Accumulated {
     private static final String FORMAT = "cctv-ml-dsa-accumulated 1";

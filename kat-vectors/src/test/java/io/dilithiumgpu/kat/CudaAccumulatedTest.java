@@ -27,7 +27,8 @@ class CudaAccumulatedTest {
             gpu = CudaBackend.open();
         } catch (BackendException e) {
             if (Boolean.getBoolean("cuda.required")) {
-                throw new AssertionError("cuda.required is set, but the CUDA backend did not open: " + e.getMessage(), e);
+                throw new AssertionError("cuda.required is set, but the CUDA backend did not open: "
+                        + e.getMessage(), e);
             }
             Assumptions.abort("no usable CUDA device: " + e.getMessage());
             return;

@@ -100,7 +100,8 @@ class VerifyFuzzTest {
             return;
         }
         boolean pure = !withSpec || (!withContext || context.length == 0) && preHash == null && !externalMu;
-        boolean plainService = service.equals(p.algorithmName()) || service.equals(p.isFips204() ? "ML-DSA" : "Dilithium");
+        boolean plainService = service.equals(p.algorithmName())
+                || service.equals(p.isFips204() ? "ML-DSA" : "Dilithium");
         if (keySource == 0 && signatureSource < 2 && pure && plainService) {
             assertEquals(signatureSource == 0, valid, signatureSource == 0
                     ? "the valid signature did not verify" : "a signature with a flipped bit verified");

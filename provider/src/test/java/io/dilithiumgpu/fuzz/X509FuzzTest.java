@@ -55,7 +55,8 @@ class X509FuzzTest {
                         || Arrays.equals(encoding, spki(oid, true, ours.getRawKey()));
             }
             assertTrue(matches, "accepted an encoding that is not one of the DER forms of its key");
-            assertEquals(key, KeyFactory.getInstance(family, PROVIDER).generatePublic(new X509EncodedKeySpec(canonical)));
+            assertEquals(key, KeyFactory.getInstance(family, PROVIDER)
+                    .generatePublic(new X509EncodedKeySpec(canonical)));
         }
         assertTrue(accepted <= 1, "a key of both families");
     }
