@@ -54,14 +54,17 @@ public final class RouteChoice {
 
     /**
      * For a signature the JDK's ML-DSA covers exactly and that runs direct: whether the JDK's engine
-     * rather than this provider's core should compute it, from the floors of their times
-     * ({@code Estimate.floor}: both run the same algorithm, so the low ends compare their work,
-     * where the averages on a busy host mostly compared the waits for a core). An engine not
+     * rather than this provider's core should compute it, from the averages of their times. Not
+     * from their floors: the floor is a signature whose rejection loop ended at once, which
+     * weighs the work done once per signature (where the core's key cache saves Â) over the work
+     * of each attempt (where the JDK's intrinsics gain), and signatures average about four
+     * attempts. A time of a platform thread sharing a core counts as its share of it
+     * ({@code Router.ended}), so that the averages compare work, not waits. An engine not
      * measured yet is tried. The engine in use keeps the calls until the other measures faster by
      * {@link #ENGINE_MARGIN}, so that the choice does not flip with the noise.
      *
-     * @param coreNanos the floor of the core's times per signature, or {@link #UNKNOWN}
-     * @param jdkNanos  the floor of the JDK's times per signature, or {@link #UNKNOWN}
+     * @param coreNanos the core's average time per signature, or {@link #UNKNOWN}
+     * @param jdkNanos  the JDK's average time per signature, or {@link #UNKNOWN}
      * @param jdkNow    whether the JDK's engine is the one in use
      */
     public static boolean preferJdk(long coreNanos, long jdkNanos, boolean jdkNow) {

@@ -188,7 +188,7 @@ public final class Router implements RouterMXBean {
         if (e[CORE].claim(now, REFRESH_NANOS)) {
             return false;
         }
-        boolean jdk = RouteChoice.preferJdk(e[CORE].floor(), e[JDK].floor(), jdkInUse[p.ordinal()]);
+        boolean jdk = RouteChoice.preferJdk(e[CORE].nanos(), e[JDK].nanos(), jdkInUse[p.ordinal()]);
         jdkInUse[p.ordinal()] = jdk;
         return jdk;
     }
