@@ -156,6 +156,7 @@ final class TlsLoad implements AutoCloseable {
     private void serve(SSLSocket s) {
         boolean echoed = false;
         try (s) {
+            s.setTcpNoDelay(true);  // a handshake's flights are small writes: no wait for the peer's delayed ACK
             s.startHandshake();
             InputStream in = s.getInputStream();
             OutputStream out = s.getOutputStream();
@@ -179,6 +180,7 @@ final class TlsLoad implements AutoCloseable {
     /** One client connection: connect, full handshake, one byte each way, reset. */
     void handshake() throws IOException {
         try (SSLSocket s = (SSLSocket) clients.createSocket(InetAddress.getLoopbackAddress(), listener.getLocalPort())) {
+            s.setTcpNoDelay(true);
             s.startHandshake();
             OutputStream out = s.getOutputStream();
             out.write(1);
