@@ -32,16 +32,7 @@ public final class ExpandedKeyCheck {
         Workspace ws = new Workspace();
         byte[] again = new byte[p.privateKeyBytes()];
         try {
-            int etaBytes = p.polyEtaPackedBytes();
-            int o = skOff + 2 * SEED_BYTES + p.trBytes();
-            boolean valid = true;
-            for (int i = 0; i < l; i++, o += etaBytes) {
-                valid &= Packing.unpackEta(sk, o, p.eta(), ws.s1, i * N);
-            }
-            for (int i = 0; i < k; i++, o += etaBytes) {
-                valid &= Packing.unpackEta(sk, o, p.eta(), ws.s2, i * N);
-            }
-            if (!valid) {
+            if (!Scheme.decodeS1S2(p, sk, skOff, ws)) {
                 return null;
             }
 
@@ -67,9 +58,9 @@ public final class ExpandedKeyCheck {
             Shake h = ws.shake256;
             h.update(pk, 0, pk.length);
             h.digest(again, 2 * SEED_BYTES, p.trBytes());
-            int t0At = 2 * SEED_BYTES + p.trBytes() + (l + k) * etaBytes;
+            int t0At = 2 * SEED_BYTES + p.trBytes() + (l + k) * p.polyEtaPackedBytes();
             System.arraycopy(sk, skOff + 2 * SEED_BYTES + p.trBytes(), again, 2 * SEED_BYTES + p.trBytes(),
-                    (l + k) * etaBytes);
+                    (l + k) * p.polyEtaPackedBytes());
             int t0Bytes = ParameterSet.polyT0PackedBytes();
             for (int i = 0; i < k; i++) {
                 Packing.packT0(ws.t0, i * N, again, t0At + i * t0Bytes);

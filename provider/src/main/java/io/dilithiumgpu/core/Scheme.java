@@ -232,18 +232,10 @@ public final class Scheme {
     private static boolean decodeSecretNtt(ParameterSet p, byte[] sk, int skOff, Workspace ws) {
         int k = p.k();
         int l = p.l();
-        int o = skOff + 2 * SEED_BYTES + p.trBytes();
-        int etaBytes = p.polyEtaPackedBytes();
-        boolean valid = true;
-        for (int i = 0; i < l; i++, o += etaBytes) {
-            valid &= Packing.unpackEta(sk, o, p.eta(), ws.s1, i * N);
-        }
-        for (int i = 0; i < k; i++, o += etaBytes) {
-            valid &= Packing.unpackEta(sk, o, p.eta(), ws.s2, i * N);
-        }
-        if (!valid) {
+        if (!decodeS1S2(p, sk, skOff, ws)) {
             return false;
         }
+        int o = skOff + 2 * SEED_BYTES + p.trBytes() + (l + k) * p.polyEtaPackedBytes();
         int t0Bytes = ParameterSet.polyT0PackedBytes();
         for (int i = 0; i < k; i++, o += t0Bytes) {
             Packing.unpackT0(sk, o, ws.t0, i * N);
@@ -252,6 +244,23 @@ public final class Scheme {
         PolyVec.ntt(ws.s2, k);
         PolyVec.ntt(ws.t0, k);
         return true;
+    }
+
+    /**
+     * skDecode (FIPS 204 Algorithm 25) of s1 and s2 only, into {@code ws.s1} and {@code ws.s2};
+     * false when a coefficient lies outside [−η, η] (checked branch-free, {@link Packing#unpackEta}).
+     */
+    static boolean decodeS1S2(ParameterSet p, byte[] sk, int skOff, Workspace ws) {
+        int o = skOff + 2 * SEED_BYTES + p.trBytes();
+        int etaBytes = p.polyEtaPackedBytes();
+        boolean valid = true;
+        for (int i = 0; i < p.l(); i++, o += etaBytes) {
+            valid &= Packing.unpackEta(sk, o, p.eta(), ws.s1, i * N);
+        }
+        for (int i = 0; i < p.k(); i++, o += etaBytes) {
+            valid &= Packing.unpackEta(sk, o, p.eta(), ws.s2, i * N);
+        }
+        return valid;
     }
 
     /*
