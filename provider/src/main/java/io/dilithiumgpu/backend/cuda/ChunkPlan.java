@@ -11,6 +11,11 @@ import java.util.Arrays;
  * slots and their strategy classes only carry it out.
  *
  * @param bounds     the start of each chunk, followed by n ({@link #bounds(int, int, int, int)})
+ * @param devices    the device of each chunk (its index in the {@link DeviceSet}): a call of
+ *                   several chunks is dealt to as many devices as it has chunks, all of them at
+ *                   most, in equal shares of tasks, each share cut into chunks for its device's
+ *                   slots; a call of one chunk goes to the least loaded device ({@link DeviceLoads}).
+ *                   Each device's chunks are adjacent
  * @param transfer   how the records travel between the caller and the device
  * @param tellsEarly whether the slots tell the call's listener of each task as it ends (only
  *                   {@link Transfer#PUBLISHED} chunks can: their statuses appear in host memory)
@@ -22,13 +27,15 @@ import java.util.Arrays;
  *                   the chunk, instead of waiting as the context's scheduling flag says
  *                   ({@link CudaConfig.Sync#ADAPTIVE}: a lone chunk while other chunks are in
  *                   flight, as the batcher's batches of concurrent single calls are)
- * @param onCaller   whether the calling thread runs the chunks itself on the idle slots it
- *                   claims (a call of several chunks, or a verification chunk: its caller would
- *                   otherwise wait for a worker to wake), queueing for the slots' workers only
- *                   the chunks that find no idle slot
+ * @param onCaller   whether the calling thread runs the first device's chunks itself on the
+ *                   idle slots it claims (a call of several chunks, or a verification chunk: its
+ *                   caller would otherwise wait for a worker to wake), handing every other
+ *                   device's chunks to one of that device's workers, which does the same there,
+ *                   so that the devices' launches run side by side; chunks that find no idle
+ *                   slot are queued for the device's workers
  */
-record ChunkPlan(int[] bounds, Transfer transfer, boolean tellsEarly, boolean ordered, boolean sleep,
-                 boolean onCaller) {
+record ChunkPlan(int[] bounds, int[] devices, Transfer transfer, boolean tellsEarly, boolean ordered,
+                 boolean sleep, boolean onCaller) {
 
     /** How a chunk's records travel between the caller's memory and the device. */
     enum Transfer {
@@ -53,6 +60,10 @@ record ChunkPlan(int[] bounds, Transfer transfer, boolean tellsEarly, boolean or
 
     ChunkPlan {
         bounds = bounds.clone();
+        devices = devices.clone();
+        if (devices.length != bounds.length - 1) {
+            throw new IllegalArgumentException(devices.length + " devices for " + (bounds.length - 1) + " chunks");
+        }
         if (tellsEarly && transfer != Transfer.PUBLISHED) {
             throw new IllegalArgumentException("only published chunks tell tasks early");
         }
@@ -61,27 +72,46 @@ record ChunkPlan(int[] bounds, Transfer transfer, boolean tellsEarly, boolean or
     /**
      * The plan of a call of {@code n} tasks of {@code op}.
      *
-     * @param pinned         whether the records are in registered host memory
-     * @param listener       whether the call has a task listener
-     * @param config         the backend's slot sizes and waiting
-     * @param slots          the slots open over all devices
-     * @param chunksInFlight chunks of other calls queued or running when this call starts
+     * @param pinned   whether the records are in registered host memory
+     * @param listener whether the call has a task listener
+     * @param config   the backend's slot sizes and waiting
+     * @param loads    the devices' slots and the chunks of other calls in flight on each
      * @throws IllegalArgumentException when n &lt; 1
      */
-    static ChunkPlan of(int n, Operation op, boolean pinned, boolean listener, CudaConfig config, int slots,
-                        int chunksInFlight) {
-        int[] bounds = bounds(n, config.slotTasks(), slots, config.minChunkTasks());
-        int chunks = bounds.length - 1;
+    static ChunkPlan of(int n, Operation op, boolean pinned, boolean listener, CudaConfig config, DeviceLoads loads) {
+        int wanted = bounds(n, config.slotTasks(), loads.totalSlots(), config.minChunkTasks()).length - 1;
+        int[] chosen = loads.leastLoaded(Math.min(wanted, loads.devices()));
+        int[][] shares = new int[chosen.length][];
+        int chunks = 0;
+        for (int k = 0; k < chosen.length; k++) {
+            int from = HostCopier.bound(n, chosen.length, k);
+            shares[k] = bounds(HostCopier.bound(n, chosen.length, k + 1) - from, config.slotTasks(),
+                    loads.slots(chosen[k]), config.minChunkTasks());
+            for (int i = 0; i < shares[k].length; i++) {
+                shares[k][i] += from;
+            }
+            chunks += shares[k].length - 1;
+        }
+        int[] bounds = new int[chunks + 1];
+        int[] devices = new int[chunks];
+        int c = 0;
+        for (int k = 0; k < chosen.length; k++) {
+            for (int i = 0; i + 1 < shares[k].length; i++, c++) {
+                bounds[c] = shares[k][i];
+                devices[c] = chosen[k];
+            }
+        }
+        bounds[chunks] = n;
         Transfer transfer = !pinned ? Transfer.STAGED : op == Operation.SIGN ? Transfer.PUBLISHED : Transfer.DIRECT;
-        boolean sleep = config.sync().sleepsForLoneChunks() && chunks == 1 && chunksInFlight >= 1;
-        return new ChunkPlan(bounds, transfer, listener && transfer == Transfer.PUBLISHED, chunks > 1, sleep,
+        boolean sleep = config.sync().sleepsForLoneChunks() && chunks == 1 && loads.totalInFlight() >= 1;
+        return new ChunkPlan(bounds, devices, transfer, listener && transfer == Transfer.PUBLISHED, chunks > 1, sleep,
                 chunks > 1 || op == Operation.VERIFY);
     }
 
     /**
      * Cuts {@code n} tasks into balanced chunks: enough that none exceeds {@code slotTasks}, and
      * as many as {@code slots} when each keeps at least {@code minChunkTasks} tasks, so that a
-     * batch that fills several slots spreads over them (and over the GPUs).
+     * batch that fills several slots spreads over them.
      *
      * @return the start of each chunk, followed by {@code n}
      */
@@ -104,6 +134,16 @@ record ChunkPlan(int[] bounds, Transfer transfer, boolean tellsEarly, boolean or
         return bounds.clone();
     }
 
+    @Override
+    public int[] devices() {
+        return devices.clone();
+    }
+
+    /** The device of chunk c. */
+    int device(int c) {
+        return devices[c];
+    }
+
     /** The number of chunks. */
     int chunks() {
         return bounds.length - 1;
@@ -121,18 +161,21 @@ record ChunkPlan(int[] bounds, Transfer transfer, boolean tellsEarly, boolean or
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ChunkPlan p && Arrays.equals(bounds, p.bounds) && transfer == p.transfer
+        return o instanceof ChunkPlan p && Arrays.equals(bounds, p.bounds) && Arrays.equals(devices, p.devices)
+                && transfer == p.transfer
                 && tellsEarly == p.tellsEarly && ordered == p.ordered && sleep == p.sleep && onCaller == p.onCaller;
     }
 
     @Override
     public int hashCode() {
-        return 31 * Arrays.hashCode(bounds) + java.util.Objects.hash(transfer, tellsEarly, ordered, sleep, onCaller);
+        return 31 * (31 * Arrays.hashCode(bounds) + Arrays.hashCode(devices))
+                + java.util.Objects.hash(transfer, tellsEarly, ordered, sleep, onCaller);
     }
 
     @Override
     public String toString() {
-        return "ChunkPlan[bounds=" + Arrays.toString(bounds) + ", " + transfer + (tellsEarly ? ", tells early" : "")
+        return "ChunkPlan[bounds=" + Arrays.toString(bounds) + ", devices=" + Arrays.toString(devices) + ", "
+                + transfer + (tellsEarly ? ", tells early" : "")
                 + (ordered ? ", ordered uploads" : "") + (sleep ? ", sleeps" : "") + (onCaller ? ", on caller" : "")
                 + "]";
     }

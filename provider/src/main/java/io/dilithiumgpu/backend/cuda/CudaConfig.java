@@ -1,6 +1,8 @@
 package io.dilithiumgpu.backend.cuda;
 
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
@@ -60,6 +62,7 @@ public final class CudaConfig {
     private final int copyThreads;
     private final Duration retryAfter;
     private final Sync sync;
+    private final List<Integer> devices;
 
     private CudaConfig(Builder b) {
         this.streamsPerDevice = b.streamsPerDevice;
@@ -68,6 +71,7 @@ public final class CudaConfig {
         this.copyThreads = b.copyThreads;
         this.retryAfter = b.retryAfter;
         this.sync = b.sync;
+        this.devices = b.devices;
     }
 
     /** A builder that starts from the {@link #defaults()}. */
@@ -143,29 +147,35 @@ public final class CudaConfig {
     /** How a slot's thread waits for its stream. */
     public Sync sync() { return sync; }
 
+    /**
+     * The GPUs the backend opens, by the driver's ordinals (numbered as the process sees them,
+     * after {@code CUDA_VISIBLE_DEVICES}), in this order; empty: every GPU the driver reports.
+     */
+    public List<Integer> devices() { return devices; }
+
     /** A builder holding this configuration. */
     public Builder toBuilder() {
         return builder().streamsPerDevice(streamsPerDevice).slotTasks(slotTasks).minChunkTasks(minChunkTasks)
-                .copyThreads(copyThreads).retryAfter(retryAfter).sync(sync);
+                .copyThreads(copyThreads).retryAfter(retryAfter).sync(sync).devices(devices);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof CudaConfig c && streamsPerDevice == c.streamsPerDevice && slotTasks == c.slotTasks
                 && minChunkTasks == c.minChunkTasks && copyThreads == c.copyThreads
-                && retryAfter.equals(c.retryAfter) && sync == c.sync;
+                && retryAfter.equals(c.retryAfter) && sync == c.sync && devices.equals(c.devices);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, sync);
+        return Objects.hash(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, sync, devices);
     }
 
     @Override
     public String toString() {
         return "streams " + streamsPerDevice + ", slot tasks " + slotTasks + ", min chunk tasks " + minChunkTasks
                 + ", copy threads " + copyThreads + ", retry after " + retryAfter.toMillis() + " ms, "
-                + sync.name().toLowerCase(Locale.ROOT) + " waits";
+                + sync.name().toLowerCase(Locale.ROOT) + " waits" + (devices.isEmpty() ? "" : ", devices " + devices);
     }
 
     /** Starts from the {@link #defaults()}; each setter checks its argument. */
@@ -176,6 +186,7 @@ public final class CudaConfig {
         private int copyThreads = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
         private Duration retryAfter = Duration.ofSeconds(30);
         private Sync sync = Sync.ADAPTIVE;
+        private List<Integer> devices = List.of();
 
         private Builder() {}
 
@@ -229,6 +240,24 @@ public final class CudaConfig {
 
         public Builder sync(Sync sync) {
             this.sync = Objects.requireNonNull(sync, "sync");
+            return this;
+        }
+
+        /**
+         * @param ordinals distinct device ordinals, each ≥ 0, in the order the backend numbers
+         *                 them; empty for every GPU (the default)
+         */
+        public Builder devices(List<Integer> ordinals) {
+            List<Integer> copy = List.copyOf(ordinals);
+            for (int ordinal : copy) {
+                if (ordinal < 0) {
+                    throw new IllegalArgumentException("negative device ordinal: " + ordinal);
+                }
+            }
+            if (new HashSet<>(copy).size() != copy.size()) {
+                throw new IllegalArgumentException("a device named twice: " + copy);
+            }
+            this.devices = copy;
             return this;
         }
 

@@ -16,8 +16,10 @@ import java.util.Map;
 
 /**
  * One GPU: its primary context, the kernel module loaded into it, the eighteen entry points it
- * launches (three operations × six parameter sets) with their checked launch configurations, and
- * the {@link UploadLane} its slots' input copies go through.
+ * launches (three operations × six parameter sets) with their checked launch configurations, the
+ * {@link UploadLane} its slots' input copies go through, and the {@link HostCopier} that fills and
+ * drains its slots' pinned blocks (one per device, so that the shares of one call that run on
+ * several devices at once do not wait for each other's copy threads).
  *
  * <p>Ownership: the context is retained on open and released on {@link #close()}; the module is
  * loaded and unloaded with it. Threads that use the device call {@link #bind(String)} first
@@ -33,6 +35,7 @@ final class DeviceContext implements AutoCloseable {
     private final int multiprocessors;
     private CUmodule module;
     private UploadLane uploads;
+    private HostCopier copier;
     private final Map<ParameterSet, Map<Operation, Kernel>> kernels = new EnumMap<>(ParameterSet.class);
     private boolean closed;
 
@@ -47,12 +50,13 @@ final class DeviceContext implements AutoCloseable {
     /**
      * Sets how device {@code ordinal}'s primary context waits ({@code sync}), retains the context,
      * loads {@code fatbin} into it, resolves every entry point and opens the {@link UploadLane}
-     * its slots' copies go through.
+     * its slots' copies go through and a {@link HostCopier} of {@code copyThreads} threads.
      *
      * @throws CudaLoader.Unavailable when the module or an entry point cannot be used on this device
      * @throws BackendException       on any other CUDA error
      */
-    static DeviceContext open(int ordinal, byte[] fatbin, CudaConfig.Sync sync) throws CudaLoader.Unavailable {
+    static DeviceContext open(int ordinal, byte[] fatbin, CudaConfig.Sync sync, int copyThreads)
+            throws CudaLoader.Unavailable {
         CUdevice device = new CUdevice();
         CudaCall.check("cuDeviceGet(" + ordinal + ")", () -> JCudaDriver.cuDeviceGet(device, ordinal));
         int multiprocessors = attribute(device, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
@@ -71,6 +75,7 @@ final class DeviceContext implements AutoCloseable {
             d.module = CudaLoader.loadModule(fatbin, device);
             d.uploads = UploadLane.open("device " + ordinal);
             d.resolveKernels();
+            d.copier = new HostCopier(copyThreads);
             done = true;
             return d;
         } finally {
@@ -170,6 +175,11 @@ final class DeviceContext implements AutoCloseable {
         return uploads;
     }
 
+    /** The threads that fill and drain this device's slots' pinned blocks. */
+    HostCopier copier() {
+        return copier;
+    }
+
     Kernel kernel(ParameterSet p, Operation op) {
         return kernels.get(p).get(op);
     }
@@ -208,6 +218,9 @@ final class DeviceContext implements AutoCloseable {
             return;
         }
         closed = true;
+        if (copier != null) {
+            copier.close();
+        }
         try {
             JCudaDriver.cuCtxSetCurrent(context);
             if (uploads != null) {

@@ -18,39 +18,54 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * Every GPU of the host, opened: a {@link DeviceContext} per device, {@code streamsPerDevice}
+ * The GPUs of the host, opened: a {@link DeviceContext} per device, {@code streamsPerDevice}
  * {@link StreamSlot}s on each, and one worker thread per slot. A backend call is planned once
- * ({@link ChunkPlan}) and cut into {@link Chunk}s, so that a large batch spreads over all streams
- * of all GPUs and the upload, compute and download of consecutive chunks overlap (paper §5.4: one
- * stream per partition). One scheduling path: the chunks of a call whose plan runs them on the
- * caller go to the idle slots it claims, launched all before any is waited for; every other
- * chunk, and any that finds no idle slot, goes into one shared queue, whichever slot's worker is
- * free taking the next.
+ * ({@link ChunkPlan}): dealt to the devices in equal shares (a call of one chunk to the least
+ * loaded device) and cut into {@link Chunk}s, so that a large batch spreads over all streams of
+ * all GPUs and the upload, compute and download of consecutive chunks overlap (paper §5.4: one
+ * stream per partition).
+ *
+ * <p>One scheduling path, per device: each device has its own queue, served by its own slots'
+ * workers, and a share of a call (the call's chunks on that device) runs on the idle slots of the
+ * device that the thread running it claims, all launched before any is waited for; the chunks
+ * that find no idle slot go to the device's queue. When the plan runs its chunks on the caller,
+ * the caller runs the first device's share itself and hands each other device's share to that
+ * device's queue first, so that the devices' launches run side by side rather than one device's
+ * after another's from one thread; every other call's chunk goes to its device's queue.
  *
  * <p>Lifecycle: opened whole or not at all; {@link #close()} fails the chunks still queued,
- * lets each worker finish the chunk in hand, joins the workers and frees slots, modules and
+ * lets each worker finish the chunks in hand, joins the workers and frees slots, modules and
  * contexts. A call in progress always returns only after all its chunks are done.
  */
 final class DeviceSet implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(DeviceSet.class.getName());
-    /** Tells a worker to stop: no call's chunk. */
-    private static final Chunk STOP = new Chunk(ParameterSet.ML_DSA_44, Operation.VERIFY,
-            new ChunkPlan(new int[] {0, 0}, ChunkPlan.Transfer.STAGED, false, false, false, false), 0, new byte[0][],
-            null, null, null);
+
+    /** Chunks of one call on one device, adjacent in the call's plan. */
+    private record Share(List<Chunk> chunks) {}
+
+    /** Tells a worker to stop: no call's share. */
+    private static final Share STOP = new Share(List.of());
 
     private final CudaConfig config;
     private final List<DeviceContext> devices;
     private final List<StreamSlot> slots;
-    private final HostCopier copier;
     private final CudaStats stats;
-    private final BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
+    /** Per device: the shares its workers take. */
+    private final List<BlockingQueue<Share>> queues = new ArrayList<>();
+    /** Per device: its slots, in the order {@link #claimIdle} tries them. */
+    private final List<List<StreamSlot>> slotsOf = new ArrayList<>();
+    private final int[] slotCounts;
     /**
-     * Chunks of calls in progress, queued or running: under {@link CudaConfig.Sync#ADAPTIVE} a lone
-     * chunk's slot sleeps while another chunk is in flight, and spins while none is ({@link ChunkPlan#sleep}).
+     * Per device: chunks of calls in progress, queued or running. A call of one chunk goes to the
+     * least loaded device; under {@link CudaConfig.Sync#ADAPTIVE} a lone chunk's slot sleeps while
+     * another chunk is in flight, and spins while none is ({@link ChunkPlan#sleep}).
      */
-    private final AtomicInteger chunksInFlight = new AtomicInteger();
+    private final AtomicIntegerArray inFlight;
+    /** The next call's {@link DeviceLoads#rotation}. */
+    private final AtomicInteger rotation = new AtomicInteger();
     /** Where {@link #claimIdle} starts looking for idle slots. */
     private final AtomicInteger nextClaim = new AtomicInteger();
     private final List<Thread> workers = new ArrayList<>();
@@ -60,23 +75,25 @@ final class DeviceSet implements AutoCloseable {
     private boolean closing;
     private BackendException closeReason;
 
-    private DeviceSet(CudaConfig config, List<DeviceContext> devices, List<StreamSlot> slots, HostCopier copier,
-                      CudaStats stats) {
+    private DeviceSet(CudaConfig config, List<DeviceContext> devices, List<StreamSlot> slots, CudaStats stats) {
         this.config = config;
         this.stats = stats;
         this.devices = devices;
         this.slots = slots;
-        this.copier = copier;
-        Map<DeviceContext, Integer> streams = new java.util.HashMap<>();
-        for (StreamSlot slot : slots) {
-            streams.merge(slot.device(), 1, Integer::sum);
+        this.slotCounts = new int[devices.size()];
+        this.inFlight = new AtomicIntegerArray(devices.size());
+        for (int d = 0; d < devices.size(); d++) {
+            DeviceContext device = devices.get(d);
+            List<StreamSlot> own = slots.stream().filter(slot -> slot.device() == device).toList();
+            slotsOf.add(own);
+            slotCounts[d] = own.size();
+            queues.add(new LinkedBlockingQueue<>());
         }
         StringBuilder d = new StringBuilder();
-        for (DeviceContext device : devices) {
-            d.append(d.length() == 0 ? "" : "; ").append(device.description());
-            int n = streams.getOrDefault(device, 0);
-            if (n != config.streamsPerDevice()) {
-                d.append(" with ").append(n).append(" streams (what half its memory holds)");
+        for (int i = 0; i < devices.size(); i++) {
+            d.append(d.length() == 0 ? "" : "; ").append(devices.get(i).description());
+            if (slotCounts[i] != config.streamsPerDevice()) {
+                d.append(" with ").append(slotCounts[i]).append(" streams (what half its memory holds)");
             }
         }
         this.description = d + "; " + config.streamsPerDevice() + " streams per device, " + config.slotTasks()
@@ -86,10 +103,10 @@ final class DeviceSet implements AutoCloseable {
             Map<Operation, Integer> byOp = new EnumMap<>(Operation.class);
             for (Operation op : Operation.values()) {
                 long total = 0;
-                for (DeviceContext device : devices) {
+                for (int i = 0; i < devices.size(); i++) {
                     int perLaunch = Math.min(config.slotTasks(),
-                            Math.max(config.minChunkTasks(), 4 * device.kernel(p, op).residentTasks()));
-                    total += (long) perLaunch * streams.getOrDefault(device, 0);
+                            Math.max(config.minChunkTasks(), 4 * devices.get(i).kernel(p, op).residentTasks()));
+                    total += (long) perLaunch * slotCounts[i];
                 }
                 byOp.put(op, (int) Math.min(total, Integer.MAX_VALUE));
             }
@@ -98,36 +115,37 @@ final class DeviceSet implements AutoCloseable {
     }
 
     /**
-     * Opens every device the driver reports; its slots add their chunk times to {@code stats}.
+     * Opens the devices {@code config} names ({@link CudaConfig#devices()}; every device the
+     * driver reports when it names none); its slots add their chunk times to {@code stats}.
      *
-     * @throws CudaLoader.Unavailable when CUDA cannot be used on this host, and why
+     * @throws CudaLoader.Unavailable when CUDA cannot be used on this host, and why; also when
+     *                                {@code config} names a device the driver does not report
      * @throws BackendException       when a device fails to open (a CUDA error, out of memory)
      */
     static DeviceSet open(CudaConfig config, CudaStats stats) throws CudaLoader.Unavailable {
         CudaLoader.requestConnections(config.streamsPerDevice());
-        int count = CudaLoader.initDriver();
+        List<Integer> ordinals = ordinals(config, CudaLoader.initDriver());
         byte[] fatbin = CudaLoader.readFatbin();
         List<DeviceContext> devices = new ArrayList<>();
         List<StreamSlot> slots = new ArrayList<>();
-        HostCopier copier = new HostCopier(config.copyThreads());
         boolean done = false;
         try {
-            for (int ordinal = 0; ordinal < count; ordinal++) {
-                devices.add(DeviceContext.open(ordinal, fatbin, config.sync()));
+            for (int ordinal : ordinals) {
+                devices.add(DeviceContext.open(ordinal, fatbin, config.sync(), config.copyThreads()));
             }
             int[] fit = new int[devices.size()];
             for (int d = 0; d < fit.length; d++) {
                 fit[d] = devices.get(d).slotsThatFit(config.streamsPerDevice(), config.slotTasks());
             }
-            // Interleaved, so that the first free slots spread over the devices.
             for (int s = 0; s < config.streamsPerDevice(); s++) {
                 for (int d = 0; d < fit.length; d++) {
                     if (s < fit[d]) {
-                        slots.add(StreamSlot.open(devices.get(d), s, config.slotTasks(), copier, config.sync()));
+                        DeviceContext device = devices.get(d);
+                        slots.add(StreamSlot.open(device, s, config.slotTasks(), device.copier(), config.sync()));
                     }
                 }
             }
-            DeviceSet set = new DeviceSet(config, List.copyOf(devices), List.copyOf(slots), copier, stats);
+            DeviceSet set = new DeviceSet(config, List.copyOf(devices), List.copyOf(slots), stats);
             set.startWorkers();
             done = true;
             return set;
@@ -135,43 +153,57 @@ final class DeviceSet implements AutoCloseable {
             if (!done) {
                 slots.forEach(StreamSlot::close);
                 devices.forEach(DeviceContext::close);
-                copier.close();
             }
         }
     }
 
+    /**
+     * The ordinals of the devices to open: those {@code config} names, or all {@code count}.
+     *
+     * @throws CudaLoader.Unavailable ({@link CudaLoader.Reason#NO_DEVICE}) for a named device the
+     *                                driver does not report
+     */
+    static List<Integer> ordinals(CudaConfig config, int count) throws CudaLoader.Unavailable {
+        if (config.devices().isEmpty()) {
+            return java.util.stream.IntStream.range(0, count).boxed().toList();
+        }
+        for (int ordinal : config.devices()) {
+            if (ordinal >= count) {
+                throw new CudaLoader.Unavailable(CudaLoader.Reason.NO_DEVICE, "CUDA device " + ordinal
+                        + " was asked for; the driver reports " + count + " (ordinals 0 to " + (count - 1) + ")", null);
+            }
+        }
+        return config.devices();
+    }
+
     private void startWorkers() {
-        for (StreamSlot slot : slots) {
-            Thread t = new Thread(() -> work(slot), "dilithiumgpu-cuda-dev" + slot.device().ordinal()
-                    + "-slot" + workers.size());
-            t.setDaemon(true);
-            workers.add(t);
+        for (int d = 0; d < devices.size(); d++) {
+            for (StreamSlot slot : slotsOf.get(d)) {
+                int device = d;
+                Thread t = new Thread(() -> work(device, slot), "dilithiumgpu-cuda-dev" + slot.device().ordinal()
+                        + "-slot" + workers.size());
+                t.setDaemon(true);
+                workers.add(t);
+            }
         }
         workers.forEach(Thread::start);
     }
 
-    private void work(StreamSlot slot) {
+    /** A worker of {@code device}, whose own slot is {@code own}: runs the shares queued for the device. */
+    private void work(int device, StreamSlot own) {
+        BlockingQueue<Share> queue = queues.get(device);
         while (true) {
-            Chunk c;
+            Share share;
             try {
-                c = queue.take();
+                share = queue.take();
             } catch (InterruptedException e) {
                 // Workers are stopped by STOP, never by interruption; keep serving the queue.
                 continue;
             }
-            if (c == STOP) {
+            if (share == STOP) {
                 return;
             }
-            BackendException refused = refusal();
-            if (refused != null) {
-                c.done.completeExceptionally(refused);
-                continue;
-            }
-            try {
-                execute(slot, c, () -> c.done.complete(null));
-            } catch (BackendException e) {
-                failed(c, e);
-            }
+            runShare(device, share.chunks(), own);
         }
     }
 
@@ -211,9 +243,9 @@ final class DeviceSet implements AutoCloseable {
     }
 
     /**
-     * Runs {@code n} tasks of {@code op}: plans the call, runs on the calling thread the chunks it
-     * finds idle slots for when the plan says so ({@link #runOnCaller}), queues the rest for the
-     * slots' workers and waits for all.
+     * Runs {@code n} tasks of {@code op}: plans the call over the devices, hands each device's
+     * share to that device's workers, except the first one's, which runs on the calling thread when
+     * the plan says so ({@link ChunkPlan#onCaller}), and waits for all chunks.
      *
      * @param arrays the caller's arrays in {@link BatchLayout} region order, status last (the only
      *               entry used when {@code pinned} is not null)
@@ -224,29 +256,33 @@ final class DeviceSet implements AutoCloseable {
      */
     void run(ParameterSet params, Operation op, int n, byte[][] arrays, Pointer[] pinned, ByteBuffer[] views,
              TaskListener early) {
-        int count = ChunkPlan.bounds(n, config.slotTasks(), slots.size(), config.minChunkTasks()).length - 1;
-        int inFlight = chunksInFlight.getAndAdd(count);
-        ChunkPlan plan = ChunkPlan.of(n, op, pinned != null, early != null, config, slots.size(), inFlight);
+        ChunkPlan plan = ChunkPlan.of(n, op, pinned != null, early != null, config, loads());
         List<Chunk> chunks = new ArrayList<>(plan.chunks());
         for (int i = 0; i < plan.chunks(); i++) {
             chunks.add(new Chunk(params, op, plan, i, arrays, pinned, views, early));
+            inFlight.incrementAndGet(plan.device(i));
         }
-        List<StreamSlot> claimed = plan.onCaller() ? claimIdle(chunks.size()) : List.of();
-        List<Chunk> queued = chunks.subList(claimed.size(), chunks.size());
-        Failures failures = new Failures();
         try {
-            synchronized (this) {
-                for (Chunk c : queued) {
-                    if (closing) {
-                        c.done.completeExceptionally(refusal());
-                    } else {
-                        c.queuedNanos = System.nanoTime();
-                        queue.add(c);
-                    }
+            List<Chunk> own = List.of();
+            int ownDevice = -1;
+            for (int from = 0, to; from < chunks.size(); from = to) {
+                int device = plan.device(from);
+                to = from + 1;
+                while (to < chunks.size() && plan.device(to) == device) {
+                    to++;
+                }
+                if (from == 0 && plan.onCaller()) {
+                    own = chunks.subList(from, to);
+                    ownDevice = device;
+                } else {
+                    queue(device, chunks.subList(from, to));
                 }
             }
-            runOnCaller(chunks.subList(0, claimed.size()), claimed, failures);
-            for (Chunk c : queued) {
+            if (!own.isEmpty()) {
+                runShare(ownDevice, own, null);
+            }
+            Failures failures = new Failures();
+            for (Chunk c : chunks) {
                 try {
                     c.done.join();
                 } catch (CompletionException e) {
@@ -254,23 +290,87 @@ final class DeviceSet implements AutoCloseable {
                             : new BackendException("CUDA backend failure: " + e.getCause(), e.getCause()));
                 }
             }
+            failures.throwFirst();
         } finally {
-            chunksInFlight.addAndGet(-chunks.size());
+            for (int i = 0; i < plan.chunks(); i++) {
+                inFlight.decrementAndGet(plan.device(i));
+            }
         }
-        failures.throwFirst();
+    }
+
+    /** The devices as the next call's plan sees them. */
+    private DeviceLoads loads() {
+        int[] now = new int[slotCounts.length];
+        for (int d = 0; d < now.length; d++) {
+            now[d] = inFlight.get(d);
+        }
+        return new DeviceLoads(slotCounts, now, rotation.getAndIncrement());
+    }
+
+    /** Queues {@code chunks}, all of one call, for {@code device}'s workers; fails them when the set is closing. */
+    private void queue(int device, List<Chunk> chunks) {
+        if (chunks.isEmpty()) {
+            return;
+        }
+        synchronized (this) {
+            if (closing) {
+                chunks.forEach(c -> c.done.completeExceptionally(refusal()));
+                return;
+            }
+            long now = System.nanoTime();
+            chunks.forEach(c -> c.queuedNanos = now);
+            queues.get(device).add(new Share(chunks));
+        }
     }
 
     /**
-     * Claims up to {@code wanted} idle slots for the calling thread ({@link StreamSlot#tryClaim}),
-     * starting where the last claim left off; none when the set is closing.
+     * Runs {@code share}, chunks of one call on {@code device}, on the idle slots of the device it
+     * claims; queues those that find none for the device's workers first. A worker ({@code own}:
+     * its slot; null on the caller's thread) that finds no idle slot queues all but the first and
+     * runs that one on its own slot once it is free. Completes every chunk it runs, normally or
+     * with a {@link BackendException}; never throws.
      */
-    private List<StreamSlot> claimIdle(int wanted) {
+    private void runShare(int device, List<Chunk> share, StreamSlot own) {
+        try {
+            List<StreamSlot> claimed = claimIdle(device, share.size(), own);
+            if (claimed.isEmpty() && refusal() != null) {
+                share.forEach(c -> c.done.completeExceptionally(refusal()));
+            } else if (claimed.isEmpty() && own != null) {
+                queue(device, share.subList(1, share.size()));
+                Chunk c = share.get(0);
+                try {
+                    execute(own, c, () -> c.done.complete(null));
+                } catch (BackendException e) {
+                    failed(c, e);
+                }
+            } else {
+                queue(device, share.subList(claimed.size(), share.size()));
+                runClaimed(share.subList(0, claimed.size()), claimed, own == null);
+            }
+        } catch (RuntimeException | Error e) {
+            // Not expected (each chunk's failure is its own); no chunk may be left unfinished.
+            BackendException failure = e instanceof BackendException b ? b
+                    : new BackendException("CUDA backend failure: " + e, e);
+            share.forEach(c -> c.done.completeExceptionally(failure));
+        }
+    }
+
+    /**
+     * Claims up to {@code wanted} idle slots of {@code device} for the calling thread
+     * ({@link StreamSlot#tryClaim}): {@code own} first when it is not null, then from where the
+     * last claim left off; none when the set is closing.
+     */
+    private List<StreamSlot> claimIdle(int device, int wanted, StreamSlot own) {
         List<StreamSlot> claimed = new ArrayList<>(wanted);
-        int count = slots.size();
+        if (own != null && own.tryClaim()) {
+            claimed.add(own);
+        }
+        List<StreamSlot> candidates = slotsOf.get(device);
+        int count = candidates.size();
         int start = Math.floorMod(nextClaim.getAndAdd(wanted), count);
         for (int i = 0; i < count && claimed.size() < wanted; i++) {
-            StreamSlot slot = slots.get((start + i) % count);
-            if (slot.tryClaim()) {
+            StreamSlot slot = candidates.get((start + i) % count);
+            if (slot != own && slot.tryClaim()) {
                 claimed.add(slot);
             }
         }
@@ -282,33 +382,42 @@ final class DeviceSet implements AutoCloseable {
     }
 
     /**
-     * Runs {@code chunks} on the calling thread, one on each of the {@code claimed} slots: all
-     * launched first, then each finished in turn, then the slots given back. A batch's first
+     * Runs {@code chunks}, one on each of the {@code claimed} slots, on the calling thread: all
+     * launched first, then each finished in turn, then the slots given back. A share's first
      * launches do not wait for workers to wake one after another (a blocking queue wakes its
      * next taker only once the last has taken), nor its end for the caller to be woken.
+     *
+     * @param inline whether the calling thread is the call's caller (counted in the stats)
      */
-    private void runOnCaller(List<Chunk> chunks, List<StreamSlot> claimed, Failures failures) {
+    private void runClaimed(List<Chunk> chunks, List<StreamSlot> claimed, boolean inline) {
         List<ChunkRun> launched = new ArrayList<>(chunks.size());
         try {
             for (int i = 0; i < chunks.size(); i++) {
                 StreamSlot slot = claimed.get(i);
                 Chunk c = chunks.get(i);
-                c.queuedNanos = System.nanoTime();
+                if (inline) {
+                    c.queuedNanos = System.nanoTime();
+                }
                 try {
                     launched.add(ChunkRun.launch(slot, c));
                 } catch (RuntimeException | Error e) {
                     launched.add(null);
-                    failures.add(failure(slot, e));
+                    failed(c, failure(slot, e));
                 }
             }
             for (int i = 0; i < launched.size(); i++) {
                 ChunkRun run = launched.get(i);
                 if (run != null) {
-                    StreamSlot slot = claimed.get(i);
+                    Chunk c = chunks.get(i);
                     try {
-                        run.finish(stats, stats::ranInline);
+                        run.finish(stats, () -> {
+                            if (inline) {
+                                stats.ranInline();
+                            }
+                            c.done.complete(null);
+                        });
                     } catch (RuntimeException | Error e) {
-                        failures.add(failure(slot, e));
+                        failed(c, failure(claimed.get(i), e));
                     }
                 }
             }
@@ -429,8 +538,10 @@ final class DeviceSet implements AutoCloseable {
                 }
                 closing = true;
                 closeReason = reason;
-                for (int i = 0; i < workers.size(); i++) {
-                    queue.add(STOP);
+                for (int d = 0; d < devices.size(); d++) {
+                    for (int i = 0; i < slotsOf.get(d).size(); i++) {
+                        queues.get(d).add(STOP);
+                    }
                 }
             }
             release();
@@ -454,7 +565,6 @@ final class DeviceSet implements AutoCloseable {
         for (DeviceContext device : devices) {
             device.close();
         }
-        copier.close();
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

@@ -11,10 +11,11 @@
  *       grids, and where each array of a launch lies in a slot's memory.</li>
  *   <li>{@code DeviceContext}: one GPU's primary context, its module and the kernels it launches:
  *       eighteen entry points, {@code keygen_<set>}, {@code sign_<set>} and {@code verify_<set>}
- *       for each of the six sets.</li>
- *   <li>{@code ChunkPlan}: how one call runs, decided before it starts (chunk bounds, how records
- *       travel, ordered uploads, sleeping waits, whether its caller runs its chunks): a pure
- *       function, tested without a GPU.</li>
+ *       for each of the six sets; its upload lane and its copy threads.</li>
+ *   <li>{@code ChunkPlan}: how one call runs, decided before it starts (the device and bounds of
+ *       each chunk, how records travel, ordered uploads, sleeping waits, whether its caller runs
+ *       its chunks), from the devices' slots and loads ({@code DeviceLoads}): a pure function,
+ *       tested without a GPU.</li>
  *   <li>{@code StreamSlot}: one stream with its pinned host block, device block, scratch,
  *       workspace and events, allocated once and reused (the paper's memory pool), and the steps
  *       a chunk is made of.</li>
@@ -23,19 +24,22 @@
  *       arrays through the pinned block) or {@code DirectTransfer} (registered host memory,
  *       downloaded or published) moves its records, and {@code EarlyReporter} tells a listener of
  *       published tasks as they end.</li>
- *   <li>{@code HostCopier}: fills and drains pinned memory on several threads.</li>
- *   <li>{@code DeviceSet}: all GPUs and their slots, one worker thread per slot, one shared
- *       queue of chunks.</li>
+ *   <li>{@code HostCopier}: fills and drains pinned memory on several threads, one per device.</li>
+ *   <li>{@code DeviceSet}: the GPUs and their slots, one worker thread per slot, one queue per
+ *       device.</li>
  *   <li>{@link io.dilithiumgpu.backend.cuda.CudaBackend}: the {@code Backend}; argument checks,
  *       the failure and retry policy ({@code Health}).</li>
  * </ul>
  *
- * <p>Threads: a call is planned once ({@code ChunkPlan}) and cut into chunks. A call of several
- * chunks, or of one verification chunk, runs them on its own thread, on the idle slots it claims,
- * launching all before it waits for any; every other chunk (a lone signing or key-generation
- * chunk, as the batcher's batches usually are) and any that finds no idle slot goes to one queue
- * that the slots' worker threads serve, and the caller waits for it. The thread that finishes a published chunk
- * tells the call's listener of each task as it ends. Every thread that touches a device makes its
+ * <p>Threads: a call is planned once ({@code ChunkPlan}): dealt to the devices in equal shares
+ * (a call of one chunk to the least loaded device) and cut into chunks. A call of several chunks,
+ * or of one verification chunk, runs its first device's share on its own thread, on the idle
+ * slots it claims there, launching all before it waits for any, and hands each other device's
+ * share to a worker of that device, which does the same there, so that the devices' launches
+ * run side by side; every other chunk (a lone signing or key-generation chunk, as the batcher's
+ * batches usually are) and any that finds no idle slot goes to its device's queue, which that
+ * device's slots' worker threads serve, and the caller waits for it. The thread that finishes a
+ * published chunk tells the call's listener of each task as it ends. Every thread that touches a device makes its
  * context current first ({@code cuCtxSetCurrent}). Streams are non-blocking, so the slots of one
  * GPU overlap their copies and kernels.
  *

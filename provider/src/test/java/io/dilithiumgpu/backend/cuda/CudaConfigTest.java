@@ -3,6 +3,7 @@ package io.dilithiumgpu.backend.cuda;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,13 +48,16 @@ class CudaConfigTest {
     @Test
     void theBuilderSetsEverySettingAndKeepsThemAcrossToBuilder() {
         CudaConfig c = CudaConfig.builder().streamsPerDevice(3).slotTasks(100).minChunkTasks(10).copyThreads(2)
-                .retryAfter(Duration.ofMillis(250)).sync(CudaConfig.Sync.BLOCKING).build();
+                .retryAfter(Duration.ofMillis(250)).sync(CudaConfig.Sync.BLOCKING).devices(List.of(1, 0)).build();
         assertEquals(3, c.streamsPerDevice());
         assertEquals(100, c.slotTasks());
         assertEquals(10, c.minChunkTasks());
         assertEquals(2, c.copyThreads());
         assertEquals(Duration.ofMillis(250), c.retryAfter());
         assertEquals(CudaConfig.Sync.BLOCKING, c.sync());
+        assertEquals(List.of(1, 0), c.devices());
+        assertEquals(List.of(), CudaConfig.defaults().devices(), "every GPU by default");
+        assertFalse(c.equals(c.toBuilder().devices(List.of()).build()));
         assertEquals(c, c.toBuilder().build());
         assertEquals(c.hashCode(), c.toBuilder().build().hashCode());
         assertFalse(c.sync().sleepsForLoneChunks());
@@ -69,5 +73,7 @@ class CudaConfigTest {
         assertThrows(IllegalArgumentException.class, () -> b.copyThreads(0));
         assertThrows(IllegalArgumentException.class, () -> b.retryAfter(Duration.ofMillis(-1)));
         assertThrows(NullPointerException.class, () -> b.sync(null));
+        assertThrows(IllegalArgumentException.class, () -> b.devices(List.of(-1)));
+        assertThrows(IllegalArgumentException.class, () -> b.devices(List.of(1, 0, 1)), "a device twice");
     }
 }
