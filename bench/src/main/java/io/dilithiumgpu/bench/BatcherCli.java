@@ -1,6 +1,8 @@
 package io.dilithiumgpu.bench;
 
+import io.dilithiumgpu.DilithiumGpuProvider;
 import io.dilithiumgpu.backend.Backend;
+import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.cuda.CudaConfig;
 import io.dilithiumgpu.batch.BatchConfig;
 import io.dilithiumgpu.batch.Batcher;
@@ -8,11 +10,17 @@ import io.dilithiumgpu.batch.BatcherMXBean;
 import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.Scheme;
+import io.dilithiumgpu.route.RouteSetting;
+import io.dilithiumgpu.spec.RawPrivateKeySpec;
+import io.dilithiumgpu.spec.RawPublicKeySpec;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.Provider;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -60,6 +68,29 @@ final class BatcherCli extends Subcommand {
             + " no batcher, futures completed by --completers threads once per batch time (the JDK's floor)")
     BackendChoice backend = BackendChoice.STANDIN;
 
+    /** What the callers call: the batcher itself, or {@code Signature} through the provider over it. */
+    enum Via {
+        ENGINE, JCA;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    @Option(names = "--via", paramLabel = "engine|jca", description = "engine (default): callers verify through the"
+            + " batcher's own API; jca: through Signature.getInstance(\"ML-DSA-44\", provider) (--style, --ops), the"
+            + " provider's shared batcher opened over the stand-in, every call routed to it (a fresh JVM only)")
+    Via via = Via.ENGINE;
+
+    @Option(names = "--style", paramLabel = "LIST", split = ",", converter = JcaCli.StyleName.class,
+            description = "with --via jca: reuse and/or getInstance (default both)")
+    List<JcaLoad.Style> styles;
+
+    @Option(names = "--ops", paramLabel = "LIST", split = ",", converter = OptionTypes.OperationName.class,
+            description = "with --via jca: sign and/or verify (default both)")
+    List<Operation> ops;
+
     @Option(names = "--completers", paramLabel = "N", converter = OptionTypes.Count.class,
             description = "with --backend none: threads completing the futures (default ${DEFAULT-VALUE})")
     int completers = 1;
@@ -81,6 +112,12 @@ final class BatcherCli extends Subcommand {
         String backendName = backend.toString();
         if (backend == BackendChoice.NONE) {
             return runHandOff(levels, batchNanos, completers, warmup, measure, out);
+        }
+        if (via == Via.JCA) {
+            if (backend != BackendChoice.STANDIN) {
+                throw new UsageException("--via jca runs over the stand-in backend only (for JCA over CUDA: jca)");
+            }
+            return runJca(levels, batchNanos, warmup, measure, out);
         }
         BatchConfig config = BatchConfig.builder(System.getProperties()).build();
         ParameterSet p = ParameterSet.ML_DSA_44;
@@ -132,6 +169,67 @@ final class BatcherCli extends Subcommand {
                         r.opsPerSecond(), inCall.sum() / 1e3 / Math.max(1, calls.sum()), Anatomy.of(m).since(start),
                         r.cpu(), r.allocated());
             }
+        }
+        return Cli.OK;
+    }
+
+    /**
+     * {@code --via jca}: {@code Signature} callers of this provider, whose shared batcher runs on the
+     * stand-in, each call routed to it ({@value RouteSetting#PROPERTY}{@code =batch}): the provider's
+     * whole host cost per call, the JCA layer's included. The stand-in's signatures are zeros and
+     * its verdicts always true; the keys are real (made by the CPU core), so every JCA step runs as
+     * it would over a GPU.
+     */
+    private int runJca(List<Integer> levels, long batchNanos, long warmup, long measure, PrintStream out)
+            throws Exception {
+        List<JcaLoad.Style> chosenStyles = styles == null ? List.of(JcaLoad.Style.REUSE, JcaLoad.Style.GET_INSTANCE)
+                : styles.stream().distinct().toList();
+        List<Operation> chosenOps = ops == null ? List.of(Operation.SIGN, Operation.VERIFY) : OptionTypes.inOrder(ops);
+        if (chosenOps.contains(Operation.KEYGEN)) {
+            throw new UsageException("--ops takes sign and verify here");
+        }
+        if (Engines.openedBatcher().isPresent()) {
+            out.println("dilithium-gpu batcher: --via jca needs a JVM whose provider has not opened its batcher yet");
+            return Cli.FAILED;
+        }
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        Batcher batcher = Engines.openShared(new StandInBackend(65_536, 8, batchNanos));
+        System.setProperty(RouteSetting.PROPERTY, "batch");
+        Provider provider = new DilithiumGpuProvider();
+        SplittableRandom random = new SplittableRandom();
+        byte[] seed = new byte[ParameterSet.SEED_BYTES];
+        byte[] pk = new byte[p.publicKeyBytes()];
+        byte[] sk = new byte[p.privateKeyBytes()];
+        random.nextBytes(seed);
+        Scheme.keyGen(p, seed, 0, pk, 0, sk, 0);
+        KeyFactory factory = KeyFactory.getInstance(p.algorithmName(), provider);
+        KeyPair keys = new KeyPair(factory.generatePublic(new RawPublicKeySpec(p.algorithmName(), pk)),
+                factory.generatePrivate(new RawPrivateKeySpec(p.algorithmName(), sk)));
+        Arrays.fill(sk, (byte) 0);
+        Arrays.fill(seed, (byte) 0);
+        out.println("dilithium-gpu batcher: closed-loop JCA callers on " + Callers.threadKind() + "; " + p
+                + " Signature of " + provider.getName() + ", update(" + JcaLoad.MESSAGE_BYTES + " bytes) and sign() or"
+                + " verify() per call; stand-in backend " + batchNanos / 1000 + " µs per batch; "
+                + batcher.config());
+        out.println(Host.describe());
+        try {
+            JcaLoad load = new JcaLoad(provider, p, keys, new byte[0], random);
+            BatcherMXBean m = batcher.metrics();
+            for (Operation op : chosenOps) {
+                for (JcaLoad.Style style : chosenStyles) {
+                    for (int callers : levels) {
+                        Anatomy start = Anatomy.of(m);
+                        Callers.ClosedLoopResult<?> r = op == Operation.SIGN
+                                ? Callers.closedLoop(callers, load.signers(style), warmup, measure)
+                                : Callers.closedLoop(callers, load.verifiers(style), warmup, measure);
+                        out.printf(Locale.ROOT, "%s %s, %,d callers: %,.0f ops/s; %s; %s; %s%n",
+                                ThroughputCli.opName(op), style.label, callers, r.opsPerSecond(),
+                                Anatomy.of(m).since(start), r.cpu(), r.allocated());
+                    }
+                }
+            }
+        } finally {
+            keys.getPrivate().destroy();
         }
         return Cli.OK;
     }

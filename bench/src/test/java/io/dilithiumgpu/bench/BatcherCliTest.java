@@ -1,11 +1,14 @@
 package io.dilithiumgpu.bench;
 
+import io.dilithiumgpu.batch.Engines;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,6 +43,34 @@ class BatcherCliTest {
         assertTrue(m.find(), text);
         assertTrue(Long.parseLong(m.group(1).replace(",", "")) > 0, text);
         assertTrue(Double.parseDouble(m.group(2).replace(",", "")) >= 1, "rounds complete at least one future: " + text);
+    }
+
+    /**
+     * {@code --via jca} opens the provider's shared batcher over the stand-in, so it runs in a JVM of
+     * its own: every operation and style, each with its CPU and garbage per call.
+     */
+    @Test
+    void throughJcaEveryStyleIsMeasuredInAFreshJvm() throws Exception {
+        Process p = new ProcessBuilder(ChildJvm.command(null, List.of("batcher", "--via", "jca", "--callers", "8",
+                "--batch-micros", "500", "--seconds", "0.2", "--warmup-seconds", "0.1")))
+                .redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(Cli.OK, p.waitFor(), text);
+        for (String run : List.of("sign reuse", "sign getInstance", "verify reuse", "verify getInstance")) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile(run + ", 8 callers: ([0-9,]+) ops/s; .*cpu: .*"
+                    + "per call [0-9.]+ µs.*; ([0-9,]+) bytes allocated per call").matcher(text);
+            assertTrue(m.find(), run + ":\n" + text);
+            assertTrue(Long.parseLong(m.group(1).replace(",", "")) > 0, text);
+        }
+    }
+
+    @Test
+    void throughJcaIsRefusedOnceTheProviderHasOpenedItsBatcher() {
+        Engines.sharedBatcher();
+        assertEquals(Cli.FAILED, Cli.run(new String[] {"batcher", "--via", "jca", "--callers", "4", "--seconds", "0.1"},
+                out, err));
+        assertTrue(outBytes.toString(StandardCharsets.UTF_8).contains("needs a JVM whose provider has not opened its"
+                + " batcher yet"), outBytes.toString(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.dilithiumgpu.batch;
 
+import io.dilithiumgpu.backend.Backend;
+
 import java.security.ProviderException;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
@@ -56,21 +58,51 @@ public final class Engines {
         }
     }
 
-    private static Batcher openShared() {
-        BatchConfig config;
+    /**
+     * Opens the shared engine over {@code backend} instead of the backend the system properties
+     * select (with their batcher configuration otherwise): every JCA service of the process then
+     * batches there. For measuring the layers above a backend, with one that computes nothing. The
+     * batcher owns the backend and closes it.
+     *
+     * @throws IllegalStateException when the shared engine is open already
+     * @throws ProviderException     when a {@code dilithiumgpu.*} property is invalid
+     */
+    public static Batcher openShared(Backend backend) {
+        LOCK.lock();
         try {
-            config = BatchConfig.builder(System.getProperties()).jmxName(MBEAN_NAME).build();
+            if (shared != null) {
+                throw new IllegalStateException("the shared engine is open already, on " + shared.metrics().getBackend());
+            }
+            Batcher b = Batcher.open(sharedConfig(), backend);
+            closeAtExit(b);
+            shared = b;
+            return b;
+        } finally {
+            LOCK.unlock();
+        }
+    }
+
+    private static BatchConfig sharedConfig() {
+        try {
+            return BatchConfig.builder(System.getProperties()).jmxName(MBEAN_NAME).build();
         } catch (IllegalArgumentException e) {
             throw new ProviderException("invalid dilithium-gpu configuration: " + e.getMessage(), e);
         }
-        Batcher b = Batcher.open(config);
+    }
+
+    private static Batcher openShared() {
+        Batcher b = Batcher.open(sharedConfig());
+        closeAtExit(b);
+        return b;
+    }
+
+    private static void closeAtExit(Batcher b) {
         try {
             Runtime.getRuntime().addShutdownHook(new Thread(b::close, "dilithiumgpu-shutdown"));
         } catch (IllegalStateException e) {
             // First use while the JVM is already exiting: there is no hook to add, and the batcher's
             // threads are daemons that end with the JVM.
         }
-        return b;
     }
 
     /**
