@@ -78,7 +78,7 @@ final class CpuJcaProcess {
             out.add(new JcaCli.Result(ParameterSet.forName(f[0]), Operation.valueOf(f[1].toUpperCase(java.util.Locale.ROOT)),
                     JcaLoad.Style.of(f[2]), Contender.DILITHIUM_GPU_CPU, List.copyOf(callers), ops,
                     Double.parseDouble(f[4]), Integer.parseInt(f[5]), millisToNanos(f[6]), millisToNanos(f[7]),
-                    millisToNanos(f[8])));
+                    millisToNanos(f[9]), millisToNanos(f[8])));
         }
         return out;
     }

@@ -84,6 +84,11 @@ public final class JcaCli extends Subcommand {
                     + " the first (default ${DEFAULT-VALUE})")
     double warmupSeconds = DEFAULT_WARMUP_SECONDS;
 
+    @Option(names = "--rate", paramLabel = "R", converter = OptionTypes.Rate.class,
+            description = "open loop only: calls arriving at R per second (no closed loop; default: half the closed"
+                    + " loop's peak after it)")
+    Double rate;
+
     @Option(names = "--out", paramLabel = "DIR", description = "also write " + THROUGHPUT_CSV + " and " + LATENCY_CSV
             + " there")
     Path outDir;
@@ -114,7 +119,7 @@ public final class JcaCli extends Subcommand {
 
     /** Throughput of one (set, operation, style, provider) at each concurrency, and latency at half the peak. */
     record Result(ParameterSet set, Operation op, JcaLoad.Style style, Contender provider, List<Integer> callers,
-                  double[] opsPerSecond, double arrivalRate, int calls, long p50, long p99, long max) {
+                  double[] opsPerSecond, double arrivalRate, int calls, long p50, long p99, long p999, long max) {
         double peak() {
             double best = 0;
             for (double v : opsPerSecond) {
@@ -134,7 +139,7 @@ public final class JcaCli extends Subcommand {
         List<JcaLoad.Style> styles = styles();
         List<ParameterSet> sets = this.sets.sets();
         List<Operation> ops = operations();
-        List<Integer> levels = callers == null ? DEFAULT_CALLERS : callers;
+        List<Integer> levels = rate != null ? List.of() : callers == null ? DEFAULT_CALLERS : callers;
         long measure = (long) (seconds * 1e9);
         long warmup = (long) (warmupSeconds * 1e9);
 
@@ -150,8 +155,8 @@ public final class JcaCli extends Subcommand {
         out.println("closed loop: callers on " + Callers.threadKind() + "; style reuse: each caller has its own"
                 + " Signature and calls it in a loop; style getInstance: Signature.getInstance + init per call;"
                 + " every call update(" + JcaLoad.MESSAGE_BYTES + " bytes) + sign()/verify()");
-        out.println("open loop: calls arrive every 1/rate s at half the provider's peak; latency from scheduled"
-                + " arrival to return");
+        out.println("open loop: calls arrive every 1/rate s at " + (rate == null ? "half the provider's peak"
+                : Format.rate(rate) + " per second") + "; latency from scheduled arrival to return");
         out.println(Host.describe());
 
         List<Result> results = new ArrayList<>();
@@ -162,7 +167,7 @@ public final class JcaCli extends Subcommand {
                 continue;
             }
             try {
-                results.addAll(measure(c, sets, ops, styles, levels, warmup, measure, notes, problems));
+                results.addAll(measure(c, sets, ops, styles, levels, rate, warmup, measure, notes, problems));
             } catch (GeneralSecurityException e) {
                 problems.add("FAILED " + c.label + ": " + e);
             }
@@ -192,8 +197,8 @@ public final class JcaCli extends Subcommand {
 
     /** Measures one in-process contender over every set it has, each operation and style. */
     private static List<Result> measure(Contender c, List<ParameterSet> sets, List<Operation> ops,
-                                        List<JcaLoad.Style> styles, List<Integer> levels, long warmup, long measure,
-                                        List<String> notes, List<String> problems) throws Exception {
+                                        List<JcaLoad.Style> styles, List<Integer> levels, Double rate, long warmup,
+                                        long measure, List<String> notes, List<String> problems) throws Exception {
         SplittableRandom random = new SplittableRandom();
         List<Result> results = new ArrayList<>();
         Map<ParameterSet, JcaLoad> loads = new LinkedHashMap<>();
@@ -217,7 +222,7 @@ public final class JcaCli extends Subcommand {
                 for (Operation op : ops) {
                     for (JcaLoad.Style style : styles) {
                         try {
-                            results.add(measure(e.getValue(), c, p, op, style, levels, warmup, measure));
+                            results.add(measure(e.getValue(), c, p, op, style, levels, rate, warmup, measure));
                         } catch (WrongResultException wrong) {
                             problems.add("REFUSED " + c.label + " " + p + " " + ThroughputCli.opName(op) + " "
                                     + style.label + ": " + wrong.getMessage());
@@ -250,7 +255,11 @@ public final class JcaCli extends Subcommand {
         a.addAll(List.of("--sets", join(sets, ParameterSet::algorithmName)));
         a.addAll(List.of("--ops", join(ops, ThroughputCli::opName)));
         a.addAll(List.of("--style", join(styles, s -> s.label)));
-        a.addAll(List.of("--callers", join(levels, String::valueOf)));
+        if (rate != null) {
+            a.addAll(List.of("--rate", String.valueOf(rate)));
+        } else {
+            a.addAll(List.of("--callers", join(levels, String::valueOf)));
+        }
         a.addAll(List.of("--seconds", String.valueOf(seconds)));
         a.addAll(List.of("--warmup-seconds", String.valueOf(warmupSeconds)));
         return a;
@@ -283,7 +292,7 @@ public final class JcaCli extends Subcommand {
     }
 
     private static Result measure(JcaLoad load, Contender c, ParameterSet p, Operation op, JcaLoad.Style style,
-                                  List<Integer> levels, long warmup, long measure) throws Exception {
+                                  List<Integer> levels, Double fixedRate, long warmup, long measure) throws Exception {
         double[] rates = new double[levels.size()];
         for (int i = 0; i < levels.size(); i++) {
             Anatomy before = c == Contender.DILITHIUM_GPU ? Anatomy.snapshot() : null;
@@ -303,10 +312,21 @@ public final class JcaCli extends Subcommand {
         for (double r : rates) {
             peak = Math.max(peak, r);
         }
-        double rate = peak / 2;
+        double rate = fixedRate != null ? fixedRate : peak / 2;
+        CpuUse cpuBefore = CpuUse.snapshot();
+        long allocatedBefore = Allocated.now();
+        Anatomy before = c == Contender.DILITHIUM_GPU ? Anatomy.snapshot() : null;
         Histogram latency = openLoop(load, op, style, rate, measure);
-        return new Result(p, op, style, c, levels, rates, rate, (int) latency.getTotalCount(),
-                latency.getValueAtPercentile(50), latency.getValueAtPercentile(99), latency.getMaxValue());
+        long allocatedAfter = Allocated.now();
+        long calls = latency.getTotalCount();
+        System.err.printf(Locale.ROOT, "[jca] %s %s %s %s, open loop at %,.0f/s: %,d calls; p50 %s, p99 %s, p99.9 %s,"
+                        + " max %s; %s%s; %s%n", c.label, p, ThroughputCli.opName(op), style.label, rate, calls,
+                Format.millis(latency.getValueAtPercentile(50)), Format.millis(latency.getValueAtPercentile(99)),
+                Format.millis(latency.getValueAtPercentile(99.9)), Format.millis(latency.getMaxValue()),
+                before == null ? "" : Anatomy.snapshot().since(before) + "; ", CpuUse.snapshot().since(cpuBefore, calls),
+                Allocated.perCall(allocatedBefore, allocatedAfter, calls));
+        return new Result(p, op, style, c, levels, rates, rate, (int) calls, latency.getValueAtPercentile(50),
+                latency.getValueAtPercentile(99), latency.getValueAtPercentile(99.9), latency.getMaxValue());
     }
 
     private static Callers.ClosedLoopResult<?> closedLoop(JcaLoad load, Operation op, JcaLoad.Style style, int callers,
@@ -383,7 +403,7 @@ public final class JcaCli extends Subcommand {
         for (int c : levels) {
             headers.add(Format.count(c) + (c == 1 ? " caller" : " callers"));
         }
-        headers.addAll(List.of("peak ops/s", "load ops/s", "p50", "p99"));
+        headers.addAll(List.of("peak ops/s", "load ops/s", "p50", "p99", "p99.9"));
         TextTable t = new TextTable(headers.toArray(new String[0]));
         for (List<Result> group : groups(results)) {
             for (Result r : group) {
@@ -393,7 +413,7 @@ public final class JcaCli extends Subcommand {
                     row.add(Format.rate(v));
                 }
                 row.addAll(List.of(Format.rate(r.peak()), Format.rate(r.arrivalRate()), Format.millis(r.p50()),
-                        Format.millis(r.p99())));
+                        Format.millis(r.p99()), Format.millis(r.p999())));
                 t.row(row.toArray(new String[0]));
             }
             Contender ref = reference(group);
@@ -410,7 +430,7 @@ public final class JcaCli extends Subcommand {
                 for (int i = 0; i < r.opsPerSecond().length; i++) {
                     row.add(ratio(r.opsPerSecond()[i], i < base.opsPerSecond().length ? base.opsPerSecond()[i] : 0));
                 }
-                row.addAll(List.of(ratio(r.peak(), base.peak()), "—", "—", "—"));
+                row.addAll(List.of(ratio(r.peak(), base.peak()), "—", "—", "—", "—"));
                 t.row(row.toArray(new String[0]));
             }
         }
@@ -444,10 +464,10 @@ public final class JcaCli extends Subcommand {
 
     static Csv latencyCsv(List<Result> results) {
         Csv csv = new Csv("set", "operation", "style", "provider", "arrival_rate_per_s", "calls", "p50_ms", "p99_ms",
-                "max_ms");
+                "max_ms", "p999_ms");
         for (Result r : results) {
             csv.row(r.set().algorithmName(), ThroughputCli.opName(r.op()), r.style().label, r.provider().label,
-                    r.arrivalRate(), r.calls(), r.p50() / 1e6, r.p99() / 1e6, r.max() / 1e6);
+                    r.arrivalRate(), r.calls(), r.p50() / 1e6, r.p99() / 1e6, r.max() / 1e6, r.p999() / 1e6);
         }
         return csv;
     }

@@ -42,6 +42,22 @@ final class OptionTypes {
         }
     }
 
+    /** A positive, finite rate per second, digits grouped by commas or underscores allowed (1,000,000). */
+    static final class Rate implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String text) {
+            try {
+                double r = Double.parseDouble(text.replace(",", "").replace("_", ""));
+                if (r > 0 && Double.isFinite(r)) {
+                    return r;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new TypeConversionException("not a positive rate per second: " + text);
+        }
+    }
+
     /** A positive, finite number of seconds, fractions allowed. */
     static final class Seconds implements ITypeConverter<Double> {
         @Override

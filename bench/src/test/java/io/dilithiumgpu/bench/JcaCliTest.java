@@ -25,13 +25,13 @@ class JcaCliTest {
     private static final List<Integer> LEVELS = List.of(1, 16, 4096);
     private static final JcaCli.Result OURS = new JcaCli.Result(ParameterSet.ML_DSA_44, Operation.VERIFY,
             JcaLoad.Style.REUSE, Contender.DILITHIUM_GPU, LEVELS, new double[] {900, 12_000, 10_500}, 6_000, 12_000,
-            1_500_000, 9_250_000, 20_000_000);
+            1_500_000, 9_250_000, 15_000_000, 20_000_000);
     private static final JcaCli.Result SUN = new JcaCli.Result(ParameterSet.ML_DSA_44, Operation.VERIFY,
             JcaLoad.Style.REUSE, Contender.SUN, LEVELS, new double[] {1_800, 8_000, 7_000}, 4_000, 8_000,
-            250_000, 1_000_000, 2_000_000);
+            250_000, 1_000_000, 1_500_000, 2_000_000);
     private static final JcaCli.Result BC_ROUND3 = new JcaCli.Result(ParameterSet.DILITHIUM2, Operation.SIGN,
             JcaLoad.Style.GET_INSTANCE, Contender.BC, LEVELS, new double[] {500, 1_000, 1_000}, 500, 1_000,
-            2_000_000, 3_000_000, 4_000_000);
+            2_000_000, 3_000_000, 3_500_000, 4_000_000);
 
     @Test
     void signAndVerifyByDefaultAndNeverKeygen() throws UsageException {
@@ -59,7 +59,7 @@ class JcaCliTest {
     void theReferenceIsSunForMlDsaAndBouncyCastleForRound3() {
         assertEquals(Contender.SUN, JcaCli.reference(List.of(OURS, SUN)));
         JcaCli.Result bc = new JcaCli.Result(ParameterSet.ML_DSA_44, Operation.VERIFY, JcaLoad.Style.REUSE,
-                Contender.BC, LEVELS, new double[] {1, 2, 3}, 1, 1, 1, 1, 1);
+                Contender.BC, LEVELS, new double[] {1, 2, 3}, 1, 1, 1, 1, 1, 1);
         assertEquals(Contender.BC, JcaCli.reference(List.of(OURS, bc)), "BC where SUN was not measured");
         assertEquals(Contender.BC, JcaCli.reference(List.of(BC_ROUND3)));
         assertNull(JcaCli.reference(List.of(OURS)));
@@ -77,13 +77,13 @@ class JcaCliTest {
         String[] lines = table.split("\n");
         assertEquals(5, lines.length, table);
         assertTrue(lines[0].matches("set\\s+op\\s+style\\s+provider\\s+1 caller\\s+16 callers\\s+4,096 callers\\s+"
-                + "peak ops/s\\s+load ops/s\\s+p50\\s+p99"), lines[0]);
+                + "peak ops/s\\s+load ops/s\\s+p50\\s+p99\\s+p99\\.9"), lines[0]);
         assertTrue(lines[2].matches("ML-DSA-44\\s+verify\\s+reuse\\s+DilithiumGPU\\s+900\\s+12,000\\s+10,500\\s+"
-                + "12,000\\s+6,000\\s+1\\.500 ms\\s+9\\.250 ms"), lines[2]);
+                + "12,000\\s+6,000\\s+1\\.500 ms\\s+9\\.250 ms\\s+15\\.000 ms"), lines[2]);
         assertTrue(lines[3].matches("ML-DSA-44\\s+verify\\s+reuse\\s+SUN\\s+1,800\\s+8,000\\s+7,000\\s+8,000\\s+"
-                + "4,000\\s+0\\.250 ms\\s+1\\.000 ms"), lines[3]);
+                + "4,000\\s+0\\.250 ms\\s+1\\.000 ms\\s+1\\.500 ms"), lines[3]);
         assertTrue(lines[4].matches("ML-DSA-44\\s+verify\\s+reuse\\s+DilithiumGPU / SUN\\s+0\\.50×\\s+1\\.50×\\s+"
-                + "1\\.50×\\s+1\\.50×\\s+—\\s+—\\s+—"), lines[4]);
+                + "1\\.50×\\s+1\\.50×\\s+—\\s+—\\s+—\\s+—"), lines[4]);
     }
 
     @Test
@@ -96,8 +96,8 @@ class JcaCliTest {
                         + "ML-DSA-44,verify,reuse,SUN,16,8000,SUN,\n"
                         + "ML-DSA-44,verify,reuse,SUN,4096,7000,SUN,\n",
                 JcaCli.throughputCsv(List.of(OURS, SUN)).content());
-        assertEquals("set,operation,style,provider,arrival_rate_per_s,calls,p50_ms,p99_ms,max_ms\n"
-                        + "ML-DSA-44,verify,reuse,DilithiumGPU,6000,12000,1.50000,9.25000,20\n",
+        assertEquals("set,operation,style,provider,arrival_rate_per_s,calls,p50_ms,p99_ms,max_ms,p999_ms\n"
+                        + "ML-DSA-44,verify,reuse,DilithiumGPU,6000,12000,1.50000,9.25000,20,15\n",
                 JcaCli.latencyCsv(List.of(OURS)).content());
     }
 
@@ -122,6 +122,7 @@ class JcaCliTest {
             assertEquals(want.calls(), got.calls());
             assertEquals(want.p50(), got.p50());
             assertEquals(want.p99(), got.p99());
+            assertEquals(want.p999(), got.p999());
             assertEquals(want.max(), got.max());
         }
     }
@@ -156,6 +157,34 @@ class JcaCliTest {
         int providers = sun ? 4 : 3;
         assertEquals(1 + 2 * providers, Files.readAllLines(dir.resolve(JcaCli.THROUGHPUT_CSV)).size());
         assertEquals(1 + 2 * providers, Files.readAllLines(dir.resolve(JcaCli.LATENCY_CSV)).size());
+    }
+
+    /** {@code --rate}: the open loop alone, at the rate given; every signature still checked. */
+    @Test
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void aGivenRateRunsTheOpenLoopAlone(@TempDir Path dir) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        int exit = Cli.run(new String[] {"jca", "--providers", "DilithiumGPU", "--sets", "ML-DSA-44",
+            "--rate", "1_000", "--seconds", "0.05", "--warmup-seconds", "0.01", "--out", dir.toString()},
+                out, System.err);
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(Cli.OK, exit, text);
+        assertTrue(text.contains("calls arrive every 1/rate s at 1,000 per second"), text);
+        assertTrue(text.matches("(?s).*\nset\\s+op\\s+style\\s+provider\\s+peak ops/s\\s+load ops/s\\s+p50\\s+p99"
+                + "\\s+p99\\.9\n.*"), text);
+        List<String> latency = Files.readAllLines(dir.resolve(JcaCli.LATENCY_CSV));
+        assertEquals(3, latency.size(), String.join("\n", latency));
+        for (String row : latency.subList(1, 3)) {
+            String[] f = row.split(",");
+            assertEquals(1000.0, Double.parseDouble(f[4]), row);
+            assertEquals(50, Integer.parseInt(f[5]), "0.05 s at 1,000/s: " + row);
+            assertTrue(Double.parseDouble(f[6]) <= Double.parseDouble(f[7])
+                    && Double.parseDouble(f[7]) <= Double.parseDouble(f[9])
+                    && Double.parseDouble(f[9]) <= Double.parseDouble(f[8]), "p50 ≤ p99 ≤ p99.9 ≤ max: " + row);
+        }
+        assertEquals(List.of("set,operation,style,provider,callers,ops_per_s,reference,ratio_to_reference"),
+                Files.readAllLines(dir.resolve(JcaCli.THROUGHPUT_CSV)), "no closed loop");
     }
 
     /** Round 3.1 Dilithium comes from BouncyCastle's PQC provider, which registers it only when asked. */
