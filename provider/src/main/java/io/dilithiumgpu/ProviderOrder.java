@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Where {@code DilithiumGPU} stands among the installed providers. {@code Signature.getInstance("ML-DSA-65")}
@@ -18,6 +20,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class ProviderOrder {
     private static final System.Logger LOG = System.getLogger(ProviderOrder.class.getName());
     private static final AtomicBoolean WARNED = new AtomicBoolean();
+    /** The least time between two looks at the order by {@link #warnOnce()}. */
+    static final long CHECK_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** When {@link #warnOnce()} may look next ({@link System#nanoTime()}); the first call looks. */
+    private static final AtomicLong NEXT_CHECK = new AtomicLong(System.nanoTime());
     /** The JDK's security property that picks a provider per algorithm, whatever the order. */
     static final String PREFERRED_PROPERTY = "jdk.security.provider.preferred";
     /** What another provider offering any of these shadows. */
@@ -82,9 +88,19 @@ final class ProviderOrder {
         return here;
     }
 
-    /** Logs {@link #warning()} at WARNING, once per JVM, if there is one. */
+    /**
+     * Logs {@link #warning()} at WARNING, once per JVM, if there is one. Called as every service
+     * instance is made; it looks at the providers at most once per {@link #CHECK_INTERVAL_NANOS},
+     * since the order rarely changes and the look walks every installed provider's services (in
+     * the usual case, with no warning to give, it had run on every {@code getInstance}).
+     */
     static void warnOnce() {
         if (WARNED.get()) {
+            return;
+        }
+        long now = System.nanoTime();
+        long due = NEXT_CHECK.get();
+        if (now - due < 0 || !NEXT_CHECK.compareAndSet(due, now + CHECK_INTERVAL_NANOS)) {
             return;
         }
         String w = warning();
