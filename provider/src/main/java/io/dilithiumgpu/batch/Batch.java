@@ -70,8 +70,13 @@ abstract class Batch {
 
     abstract Operation operation();
 
-    /** Copies the task's inputs into record {@code slot}. */
-    abstract void load(int slot, Task<?> task);
+    /**
+     * Copies the task's inputs into record {@code slot}.
+     *
+     * @return false when an input could not be read (a destroyed key): the task's failure is then
+     *         staged, and the record holds nothing of it
+     */
+    abstract boolean load(int slot, Task<?> task);
 
     /**
      * Runs records {@code [0, n)} on the backend, which writes outputs and {@link #status}, and
@@ -87,6 +92,8 @@ abstract class Batch {
 
     /**
      * Adds a task: copies its inputs into the next record and wipes the task's own secret copies.
+     * A task whose inputs cannot be read takes no record: its failure is staged, to be delivered
+     * with the batch's outcomes, and the others run.
      *
      * @throws IllegalStateException when the batch is full
      */
@@ -94,9 +101,11 @@ abstract class Batch {
         if (size == capacity) {
             throw new IllegalStateException("batch full: " + capacity);
         }
-        load(size, task);
+        boolean loaded = load(size, task);
         task.wipe();
-        tasks[size++] = task;
+        if (loaded) {
+            tasks[size++] = task;
+        }
     }
 
     final int size() {

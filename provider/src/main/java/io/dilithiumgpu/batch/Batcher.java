@@ -278,6 +278,21 @@ public final class Batcher implements Engine, AutoCloseable {
         return sign(params, privateKey, cache, mu, rnd, false);
     }
 
+    /**
+     * {@inheritDoc} The key is copied into the task's record when its batch loads; rnd is zeroed
+     * then, or when the task is dropped.
+     *
+     * @throws IllegalArgumentException when μ or rnd has the wrong length
+     */
+    @Override
+    public CompletableFuture<byte[]> signInPlace(ParameterSet params, SigningKey key, PrivateKeyCache cache,
+                                                 byte[] mu, byte[] rnd) {
+        requireLength(mu, ParameterSet.MU_BYTES, "mu");
+        requireLength(rnd, params.rndBytes(), "rnd");
+        return submit(lane(Operation.SIGN, params), new SignBatch.Request(Objects.requireNonNull(key, "key"), cache,
+                mu, rnd));
+    }
+
     private CompletableFuture<byte[]> sign(ParameterSet params, byte[] privateKey, PrivateKeyCache cache,
                                            byte[] mu, byte[] rnd, boolean copy) {
         requireLength(mu, ParameterSet.MU_BYTES, "mu");

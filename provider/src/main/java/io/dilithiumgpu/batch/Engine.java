@@ -4,6 +4,8 @@ import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
 import io.dilithiumgpu.core.PublicKeyCache;
 
+import java.nio.ByteBuffer;
+import java.security.InvalidKeyException;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 
@@ -63,6 +65,24 @@ public interface Engine {
             Arrays.fill(privateKey, (byte) 0);
             Arrays.fill(rnd, (byte) 0);
         }
+    }
+
+    /**
+     * {@link #signInPlace(ParameterSet, byte[], PrivateKeyCache, byte[], byte[])} with a key the
+     * engine reads where it lives ({@link SigningKey}) when the task's batch loads, so that the
+     * call makes no copy of it; {@code rnd} is handed over and μ read in place as there. A key
+     * that can no longer be read (destroyed) fails the future with
+     * {@link java.security.InvalidKeyException}. By default the key is copied at once and signed
+     * as by {@code signInPlace}.
+     */
+    default CompletableFuture<byte[]> signInPlace(ParameterSet params, SigningKey key, PrivateKeyCache cache,
+                                                  byte[] mu, byte[] rnd) {
+        byte[] sk = new byte[params.privateKeyBytes()];
+        if (!key.copyTo(ByteBuffer.wrap(sk), 0)) {
+            Arrays.fill(rnd, (byte) 0);
+            return CompletableFuture.failedFuture(new InvalidKeyException(SignBatch.destroyedKey(params)));
+        }
+        return signInPlace(params, sk, cache, mu, rnd);
     }
 
     /**

@@ -50,8 +50,9 @@ final class KeyGenBatch extends Batch {
     }
 
     @Override
-    void load(int slot, Task<?> task) {
+    boolean load(int slot, Task<?> task) {
         seeds.put(slot, ((Request) task).seed);
+        return true;
     }
 
     @Override

@@ -23,7 +23,7 @@ final class Records {
         this.recordBytes = recordBytes;
         this.array = array;
         this.host = host;
-        this.view = host == null ? null : host.buffer();
+        this.view = host == null ? ByteBuffer.wrap(array) : host.buffer();
     }
 
     /**
@@ -56,6 +56,15 @@ final class Records {
         } else {
             view.put(slot * recordBytes, record, 0, recordBytes);
         }
+    }
+
+    /**
+     * Copies a signing key into record {@code slot}, straight from where the key lives.
+     *
+     * @return false when the key could not be read (the record is then zero)
+     */
+    boolean put(int slot, SigningKey key) {
+        return key.copyTo(view, slot * recordBytes);
     }
 
     /** A copy of record {@code slot}. */

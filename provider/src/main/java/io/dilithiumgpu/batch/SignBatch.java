@@ -36,7 +36,9 @@ final class SignBatch extends Batch {
 
     /** A signature of μ; completes with the signature or fails with {@link InvalidKeyException}. */
     static final class Request extends Task<byte[]> {
+        /** The key's bytes, or null when {@link #key} is read at load. */
         private final byte[] privateKey;
+        private final SigningKey key;
         private final PrivateKeyCache cache;
         private final byte[] mu;
         private final byte[] rnd;
@@ -53,16 +55,36 @@ final class SignBatch extends Batch {
          */
         Request(byte[] privateKey, PrivateKeyCache cache, byte[] mu, byte[] rnd, boolean copy) {
             this.privateKey = copy ? privateKey.clone() : privateKey;
+            this.key = null;
             this.cache = cache;
             this.mu = copy ? mu.clone() : mu;
             this.rnd = copy ? rnd.clone() : rnd;
         }
 
+        /**
+         * A key read where it lives when the batch loads ({@link SigningKey}); μ read in place and
+         * rnd handed over (zeroed once read), as for an in-place request.
+         */
+        Request(SigningKey key, PrivateKeyCache cache, byte[] mu, byte[] rnd) {
+            this.privateKey = null;
+            this.key = key;
+            this.cache = cache;
+            this.mu = mu;
+            this.rnd = rnd;
+        }
+
         @Override
         void wipe() {
-            Arrays.fill(privateKey, (byte) 0);
+            if (privateKey != null) {
+                Arrays.fill(privateKey, (byte) 0);
+            }
             Arrays.fill(rnd, (byte) 0);
         }
+    }
+
+    /** The failure of a request whose key was destroyed before its batch read it. */
+    static String destroyedKey(ParameterSet params) {
+        return params + " private key was destroyed before its signature";
     }
 
     @Override
@@ -71,12 +93,18 @@ final class SignBatch extends Batch {
     }
 
     @Override
-    void load(int slot, Task<?> task) {
+    boolean load(int slot, Task<?> task) {
         Request r = (Request) task;
-        privateKeys.put(slot, r.privateKey);
+        if (r.key == null) {
+            privateKeys.put(slot, r.privateKey);
+        } else if (!privateKeys.put(slot, r.key)) {
+            r.fail(new InvalidKeyException(destroyedKey(params)));
+            return false;
+        }
         caches[slot] = r.cache;
         mus.put(slot, r.mu);
         rnds.put(slot, r.rnd);
+        return true;
     }
 
     @Override

@@ -67,12 +67,13 @@ final class VerifyBatch extends Batch {
     }
 
     @Override
-    void load(int slot, Task<?> task) {
+    boolean load(int slot, Task<?> task) {
         Request r = (Request) task;
         publicKeys.put(slot, r.publicKey);
         caches[slot] = r.cache;
         mus.put(slot, r.mu);
         signatures.put(slot, r.signature);
+        return true;
     }
 
     @Override

@@ -7,12 +7,14 @@ import java.io.InvalidObjectException;
 import java.io.NotSerializableException;
 import java.io.ObjectInputStream;
 import java.io.ObjectStreamException;
+import java.nio.ByteBuffer;
 import java.security.KeyRep;
 import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.spec.AlgorithmParameterSpec;
 import java.security.spec.NamedParameterSpec;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.StampedLock;
 import java.util.function.Function;
@@ -160,6 +162,37 @@ public final class DilithiumPrivateKey implements PrivateKey {
         try {
             requireLive();
             return expanded.clone();
+        } finally {
+            lock.unlockRead(stamp);
+        }
+    }
+
+    /**
+     * Copies the expanded private key into {@code dst} from absolute position {@code offset}, where
+     * a signer needs it (a batch's record) instead of in a fresh array; as {@link #getExpandedKey()},
+     * without a lock unless a {@code destroy} runs meanwhile. The buffer's position is left alone.
+     *
+     * @return true when copied; false when the key is destroyed (the bytes written there are then
+     *         zeroed)
+     * @throws IndexOutOfBoundsException when the key does not fit there
+     */
+    public boolean copyExpandedKey(ByteBuffer dst, int offset) {
+        Objects.checkFromIndexSize(offset, expanded.length, dst.limit());
+        long stamp = lock.tryOptimisticRead();
+        if (stamp != 0 && !destroyed) {
+            dst.put(offset, expanded, 0, expanded.length);
+            if (lock.validate(stamp)) {
+                return true;
+            }
+        }
+        stamp = lock.readLock();
+        try {
+            if (destroyed) {
+                dst.put(offset, new byte[expanded.length], 0, expanded.length);
+                return false;
+            }
+            dst.put(offset, expanded, 0, expanded.length);
+            return true;
         } finally {
             lock.unlockRead(stamp);
         }

@@ -2,6 +2,7 @@ package io.dilithiumgpu.spi;
 
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.batch.Engines;
+import io.dilithiumgpu.batch.SigningKey;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PreHash;
 import io.dilithiumgpu.core.Scheme;
@@ -54,8 +55,9 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Keys of other providers are read through their X.509 or PKCS#8 encodings; a private key so
  * made belongs to this object, which destroys it when it is initialized again. A private key of
- * this provider is not copied: each signature takes a transient copy of the expanded key for the
- * engine call and wipes it. The key's cache goes with each call ({@link DilithiumPrivateKey#cache()},
+ * this provider is not copied: a batched signature's batch reads it straight into its record
+ * ({@link SigningKey}), and a signature on the caller's thread, or one whose rnd derives from the
+ * key, takes a transient copy and wipes it. The key's cache goes with each call ({@link DilithiumPrivateKey#cache()},
  * {@link DilithiumPublicKey#cache()}), so that repeated use of one key is cheaper on the CPU backend.
  */
 public final class DilithiumSignature extends SignatureSpi {
@@ -75,6 +77,8 @@ public final class DilithiumSignature extends SignatureSpi {
     private ParameterSet params;
     private DilithiumPublicKey publicKey;
     private DilithiumPrivateKey privateKey;
+    /** {@link #privateKey} as the batcher reads it; made once per key. */
+    private SigningKey signingKey;
     private boolean ownsPrivateKey;
     private SecureRandom random;
     private byte[] tr;
@@ -146,6 +150,7 @@ public final class DilithiumSignature extends SignatureSpi {
         clearKeys();
         this.params = p;
         this.privateKey = k;
+        this.signingKey = k::copyExpandedKey;
         this.ownsPrivateKey = translated;
         this.random = random;
         this.tr = k.getTr();
@@ -170,6 +175,7 @@ public final class DilithiumSignature extends SignatureSpi {
         }
         publicKey = null;
         privateKey = null;
+        signingKey = null;
         ownsPrivateKey = false;
         random = null;
         jdkReady = false;
@@ -266,21 +272,29 @@ public final class DilithiumSignature extends SignatureSpi {
         byte[] rnd = null;
         try {
             byte[] mu = message.mu();
-            sk = expandedKey();
-            rnd = rnd(sk, mu);
+            if (privateKey.isDestroyed()) {
+                throw new SignatureException(params + " private key was destroyed after initSign");
+            }
+            if (rndFromKey()) {
+                sk = expandedKey();
+                rnd = Scheme.deterministicRnd(params, sk, 0, mu, 0);
+            } else {
+                rnd = drawnRnd();
+            }
             Router router = Router.shared();
             Route route = router.route(Operation.SIGN, params);
             long started = router.started(route);
             CompletableFuture<byte[]> request = null;
             try {
                 if (route == Route.DIRECT) {
+                    if (sk == null) {
+                        sk = expandedKey();
+                    }
                     return signHere(sk, mu, rnd);
                 }
-                byte[] handedSk = sk;
                 byte[] handedRnd = rnd;
-                sk = null;  // the engine's from here on: it wipes them (EngineCalls.signInPlace)
-                rnd = null;
-                request = EngineCalls.signInPlace(Engines.shared(), params, handedSk, privateKey.cache(), mu, handedRnd);
+                rnd = null;  // the engine's from here on: it wipes it (EngineCalls.signInPlace)
+                request = EngineCalls.signInPlace(Engines.shared(), params, signingKey, privateKey.cache(), mu, handedRnd);
                 return EngineCalls.await(request, params, " signing", SignatureException::new);
             } finally {
                 router.ended(Operation.SIGN, params, route, started, request == null ? 0 : Engines.readyNanos(request));
@@ -339,11 +353,13 @@ public final class DilithiumSignature extends SignatureSpi {
         }
     }
 
-    /** FIPS 204 rnd (32 bytes), or round 3.1 ρ′ (64 bytes): {@link ParameterSet#rndBytes()}. */
-    private byte[] rnd(byte[] sk, byte[] mu) {
-        if (spec.isDeterministic() || (!params.isFips204() && random == null)) {
-            return Scheme.deterministicRnd(params, sk, 0, mu, 0);
-        }
+    /** Whether rnd (round 3.1: ρ′) derives from the key and μ rather than being drawn. */
+    private boolean rndFromKey() {
+        return spec.isDeterministic() || (!params.isFips204() && random == null);
+    }
+
+    /** Drawn FIPS 204 rnd (32 bytes), or round 3.1 ρ′ (64 bytes): {@link ParameterSet#rndBytes()}. */
+    private byte[] drawnRnd() {
         byte[] rnd = new byte[params.rndBytes()];
         if (random != null) {
             random.nextBytes(rnd);

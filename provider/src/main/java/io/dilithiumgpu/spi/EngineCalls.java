@@ -2,6 +2,7 @@ package io.dilithiumgpu.spi;
 
 import io.dilithiumgpu.batch.Engine;
 import io.dilithiumgpu.batch.Engines;
+import io.dilithiumgpu.batch.SigningKey;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
 
@@ -63,6 +64,20 @@ final class EngineCalls {
             return engine.signInPlace(p, sk, cache, mu, rnd);
         } catch (RuntimeException | Error notHandedOver) {
             Arrays.fill(sk, (byte) 0);
+            Arrays.fill(rnd, (byte) 0);
+            throw notHandedOver;
+        }
+    }
+
+    /**
+     * As {@link #signInPlace(Engine, ParameterSet, byte[], PrivateKeyCache, byte[], byte[])} with a
+     * key the engine reads where it lives ({@link SigningKey}): only {@code rnd} is handed over.
+     */
+    static CompletableFuture<byte[]> signInPlace(Engine engine, ParameterSet p, SigningKey key, PrivateKeyCache cache,
+                                                 byte[] mu, byte[] rnd) {
+        try {
+            return engine.signInPlace(p, key, cache, mu, rnd);
+        } catch (RuntimeException | Error notHandedOver) {
             Arrays.fill(rnd, (byte) 0);
             throw notHandedOver;
         }

@@ -240,6 +240,52 @@ class BatcherTest {
         });
     }
 
+    /**
+     * A {@link SigningKey} is read when the batch loads, straight into the record; one that can no
+     * longer be read (a destroyed key) fails alone, takes no record, and has its rnd wiped.
+     */
+    @Test
+    void signingKeysAreReadAtLoadAndAnUnreadableOneFailsAlone() throws Exception {
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        SpyBackend spy = new SpyBackend(new CpuBackend(), "cpu", 16);
+        Batcher b = open(BatchConfig.builder().maxInFlight(1).build(), spy, null);
+        Fixtures.KeyPair kp = keys(p);
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        SigningKey live = (dst, offset) -> {
+            reads.incrementAndGet();
+            dst.put(offset, kp.sk, 0, kp.sk.length);
+            return true;
+        };
+        SigningKey destroyed = (dst, offset) -> false;
+        assertTimeoutPreemptively(GENEROUS, () -> {
+            CompletableFuture<byte[]> first = signHeld(spy, b, p, kp);
+            int n = 6;
+            int bad = 2;
+            List<byte[]> rnds = new ArrayList<>();
+            List<CompletableFuture<byte[]>> signs = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                rnds.add(rnd(p, i));
+                signs.add(b.signInPlace(p, i == bad ? destroyed : live, null, mu(p, kp.tr, message(i)), rnds.get(i)));
+            }
+            assertEquals(0, reads.get(), "read before the batch loads");
+            spy.release();
+            first.join();
+            for (int i = 0; i < n; i++) {
+                if (i == bad) {
+                    CompletionException e = assertThrows(CompletionException.class, signs.get(i)::join);
+                    assertInstanceOf(InvalidKeyException.class, e.getCause());
+                    assertTrue(e.getCause().getMessage().contains("destroyed"), e.getCause().getMessage());
+                } else {
+                    assertTrue(Fixtures.referenceVerifies(p, kp.pk, message(i), signs.get(i).join()), "signature " + i);
+                }
+                assertTrue(Fixtures.allZero(rnds.get(i)), "rnd " + i + " zeroed once read");
+            }
+            assertEquals(n - 1, reads.get());
+            assertTrue(spy.batchSizes.contains(n - 1), "the unreadable key took no record: " + spy.batchSizes);
+            assertEquals(1, b.metrics().getFailedOperations());
+        });
+    }
+
     @Test
     void wrongLengthsAreRefusedWithoutQueueing() {
         ParameterSet p = ParameterSet.ML_DSA_65;

@@ -83,6 +83,13 @@ class KeysTest {
         assertThrows(IllegalStateException.class, key::getEncoded);
         assertThrows(IllegalStateException.class, key::getSeed);
         assertThrows(IllegalStateException.class, key::getExpandedKey);
+        java.nio.ByteBuffer record = java.nio.ByteBuffer.allocate(3 + key.parameterSet().privateKeyBytes());
+        record.put(3, (byte) 1);
+        assertFalse(key.copyExpandedKey(record, 3), "a destroyed key is not copied");
+        assertTrue(allZero(record.array()), "what was written is zero");
+        assertTrue(twin.copyExpandedKey(record, 3));
+        assertArrayEquals(twin.getExpandedKey(), java.util.Arrays.copyOfRange(record.array(), 3, record.capacity()));
+        assertEquals(0, record.position(), "absolute: the position is left alone");
         assertNotEquals(key, twin);
         assertNotEquals(twin, key);
         assertEquals(key, key);
