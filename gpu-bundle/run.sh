@@ -9,6 +9,9 @@
 #                runs on the GPU wherever the provider picks its backend itself)
 #   selftest     the CLI's selftest: every known-answer suite against the CUDA backend
 #   throughput   the CLI's throughput table on the CUDA backend (batch 10,000, median of 30)
+#   gpus         one GPU against all GPUs of the host in one table (throughput --gpus 1,all:
+#                10,000 tasks per GPU, the ratio beside), then the same with 10,000 tasks in all,
+#                split over the GPUs (--same-total; its CSV under $OUT/split)
 #   sweep        the CLI's sweep over batch sizes, sweep.csv and charts (a host without fonts
 #                cannot draw them: `sweep --from-csv sweep.csv --out DIR` draws them elsewhere)
 #   jca          the CLI's JCA-path table (1 ... 4096 concurrent callers)
@@ -63,6 +66,8 @@ while [ $# -gt 0 ]; do
         alltests) junit all-tests --select-package=io.dilithiumgpu --exclude-package=io.dilithiumgpu.bench ;;
         selftest) cli selftest selftest --backend cuda --kat-dir "$vectors" --out "$out" ;;
         throughput) cli throughput throughput --backend cuda --out "$out" ;;
+        gpus) cli gpus throughput --gpus 1,all --out "$out"
+              cli gpus-split throughput --gpus 1,all --same-total --out "$out/split" ;;
         sweep) cli sweep sweep --backend cuda --sets ML-DSA-44,ML-DSA-65,ML-DSA-87 --out "$out" ;;
         jca) cli jca jca --out "$out" ;;
         tls) cli tls tls --out "$out" ;;

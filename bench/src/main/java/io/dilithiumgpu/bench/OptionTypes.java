@@ -121,6 +121,18 @@ final class OptionTypes {
         }
     }
 
+    /** {@link GpuCounts}: {@code 1,all}, {@code 1,2,4}. */
+    static final class Gpus implements ITypeConverter<GpuCounts> {
+        @Override
+        public GpuCounts convert(String text) {
+            try {
+                return GpuCounts.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
     /** Operations in the order of {@link Operation}, each once. */
     static List<Operation> inOrder(List<Operation> ops) {
         return ops.isEmpty() ? List.of() : List.copyOf(EnumSet.copyOf(ops));

@@ -24,6 +24,7 @@ import java.util.SplittableRandom;
  * <p>Each (backend, set) runs its three stages on one batch of distinct keys ({@link BatchBench});
  * each stage reports the median of its timed runs. Every run is checked ({@link OutputCheck}); a
  * stage whose output is wrong in any run reports no number, and the command exits with status 1.
+ * With {@code --gpus}, {@link GpuScaling} measures cuda on several GPU counts side by side.
  */
 @Command(name = "throughput",
         description = "host-to-host batch ops/s of keygen, sign, verify for the six sets on cuda and cpu")
@@ -100,6 +101,15 @@ public final class ThroughputCli extends Subcommand {
             + " compare with, stage by stage (default with --quick: the last --quick run on this host)")
     Path baseline;
 
+    @Option(names = "--gpus", paramLabel = "LIST", converter = OptionTypes.Gpus.class, description = "cuda on these"
+            + " GPU counts one after another (the first n GPUs, or all), in one table with each count's ratio to"
+            + " the first, e.g. 1,all; --batch is then tasks per GPU (throughput-gpus.csv under --out)")
+    GpuCounts gpus;
+
+    @Option(names = "--same-total", description = "with --gpus: every count runs --batch tasks in all, split over"
+            + " its GPUs")
+    boolean sameTotal;
+
     /** What one invocation measures. */
     record Settings(List<String> backends, boolean backendRequested, List<ParameterSet> sets, int batch,
                     int runs, int warmup, double warmupSeconds, int samples, BatchBench.Memory memory, Path out) {
@@ -129,6 +139,15 @@ public final class ThroughputCli extends Subcommand {
     int run(PrintStream out) throws Exception {
         Settings s = settings();
         String host = Host.name();
+        if (gpus != null) {
+            if ((backend != null && backend != BackendChoice.CUDA) || quick || baseline != null) {
+                throw new UsageException("--gpus measures cuda alone, without --quick or --baseline");
+            }
+            return GpuScaling.run(out, s, gpus, sameTotal, host);
+        }
+        if (sameTotal) {
+            throw new UsageException("--same-total needs --gpus");
+        }
         Path history = quick && baseline == null ? Baseline.quickHistory(host) : null;
         Baseline earlier = baseline != null ? Baseline.read(baseline)
                 : history != null && Files.isRegularFile(history) ? Baseline.read(history) : Baseline.NONE;
@@ -150,7 +169,7 @@ public final class ThroughputCli extends Subcommand {
             List<String> problems = new ArrayList<>();
             TextTable table = table(name, earlier);
             try (Backend backend = opened.backend()) {
-                warmUpEverySet(backend, s, check, random);
+                warmUpEverySet(backend, s, s.batch(), check, random);
                 for (ParameterSet p : s.sets()) {
                     long start = System.nanoTime();
                     try (BatchBench bench = new BatchBench(backend, p, s.batch(), check, s.samples(), random,
@@ -203,13 +222,15 @@ public final class ThroughputCli extends Subcommand {
      * without it the first set measured paid for the JIT compiling the host path and for the
      * compiler threads competing with the copies (the first set's keygen read low against the
      * same set measured later in the run; docs/performance.md).
+     *
+     * @param batch the tasks of each run ({@code s.batch()}, or per GPU count under {@code --gpus})
      */
-    private static void warmUpEverySet(Backend backend, Settings s, OutputCheck check, SplittableRandom random) {
+    static void warmUpEverySet(Backend backend, Settings s, int batch, OutputCheck check, SplittableRandom random) {
         if (s.warmup() == 0) {
             return;
         }
         for (ParameterSet p : s.sets()) {
-            try (BatchBench bench = new BatchBench(backend, p, s.batch(), check, s.samples(), random, s.memory())) {
+            try (BatchBench bench = new BatchBench(backend, p, batch, check, s.samples(), random, s.memory())) {
                 for (Operation op : Operation.values()) {
                     Runs.TimedBatch stage = stage(bench, op);
                     Runs.warmUp(stage, s.warmup(), s.warmupNanos());
