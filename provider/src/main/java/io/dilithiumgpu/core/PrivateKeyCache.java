@@ -32,7 +32,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *       never filled again, and signatures take the plain path from their packed bytes.</li>
  * </ul>
  *
- * <p>Locking: a signer copies ŝ1, ŝ2, t̂0 into its per-thread workspace under a read lock, and
+ * <p>Locking: a signer copies ŝ1, ŝ2, t̂0 into its workspace under a read lock, and
  * {@code destroy} wipes them under the write lock, so no signer reads half-wiped vectors. The lock
  * is a {@link ReentrantReadWriteLock}, never a monitor, so that a virtual thread waiting on it
  * unmounts. Â is public and immutable once published, and is read without the lock.

@@ -12,8 +12,9 @@ import static io.dilithiumgpu.core.ParameterSet.SEED_BYTES;
  * {@link ParameterSet} lists where the families differ.
  *
  * <p>Ownership: every method reads its input arrays and writes its output arrays only during the
- * call and keeps no reference to them. Temporaries live in a per-thread {@link Workspace}; secret
- * ones are wiped before each method returns. Methods are safe to call from any number of threads.
+ * call and keeps no reference to them. Temporaries live in a {@link Workspace} lent by a
+ * {@link WorkspacePool} for the call; secret ones are wiped before each method returns it. Methods
+ * are safe to call from any number of threads.
  * Signing and verification optionally take a key's {@link PrivateKeyCache} or
  * {@link PublicKeyCache}, which keeps its own copies of what it caches and is wiped by its owner.
  *
@@ -30,7 +31,8 @@ public final class Scheme {
      */
     public static final int MAX_SIGN_ATTEMPTS = 814;
 
-    private static final ThreadLocal<Workspace> WORKSPACE = ThreadLocal.withInitial(Workspace::new);
+    /** The workspaces of every call (package-private for the tests). */
+    static final WorkspacePool WORKSPACES = WorkspacePool.forThisProcess();
 
     private Scheme() {}
 
@@ -42,7 +44,7 @@ public final class Scheme {
                               byte[] pk, int pkOff, byte[] sk, int skOff) {
         int k = p.k();
         int l = p.l();
-        Workspace ws = WORKSPACE.get();
+        Workspace ws = WORKSPACES.acquire();
         byte[] seeds = ws.seeds;
         try {
             // (ρ, ρ′, K) = H(ξ ‖ k ‖ ℓ, 128) (FIPS 204 Alg. 6 step 1); H(ζ, 128) in round 3.1
@@ -98,6 +100,7 @@ public final class Scheme {
             }
         } finally {
             ws.wipeSecrets(p);
+            WORKSPACES.release(ws);
         }
     }
 
@@ -134,7 +137,7 @@ public final class Scheme {
         int gamma1 = p.gamma1();
         int gamma2 = p.gamma2();
         int beta = p.beta();
-        Workspace ws = WORKSPACE.get();
+        Workspace ws = WORKSPACES.acquire();
         byte[] seeds = ws.seeds;
         final int rho = 0;
         final int key = SEED_BYTES;
@@ -221,6 +224,7 @@ public final class Scheme {
             return false;
         } finally {
             ws.wipeSecrets(p);
+            WORKSPACES.release(ws);
         }
     }
 
@@ -339,12 +343,22 @@ public final class Scheme {
      */
     public static boolean verify(ParameterSet p, byte[] pk, int pkOff, PublicKeyCache cache, byte[] mu, int muOff,
                                  byte[] sig, int sigOff) {
+        Workspace ws = WORKSPACES.acquire();
+        try {
+            return verify(p, pk, pkOff, cache, mu, muOff, sig, sigOff, ws);
+        } finally {
+            ws.resetXofs();
+            WORKSPACES.release(ws);
+        }
+    }
+
+    private static boolean verify(ParameterSet p, byte[] pk, int pkOff, PublicKeyCache cache, byte[] mu, int muOff,
+                                  byte[] sig, int sigOff, Workspace ws) {
         int k = p.k();
         int l = p.l();
         int kn = k * N;
         int cTildeBytes = p.cTildeBytes();
         int zBytes = p.polyZPackedBytes();
-        Workspace ws = WORKSPACE.get();
 
         // sigDecode (Algorithm 27): c̃, z, h; ⊥ for a malformed hint
         int zOff = sigOff + cTildeBytes;
@@ -409,11 +423,16 @@ public final class Scheme {
 
     /** tr = H(pk, trBytes): 32 bytes in round 3.1, 64 in FIPS 204. */
     public static byte[] tr(ParameterSet p, byte[] pk, int pkOff) {
-        Shake h = WORKSPACE.get().shake256;
-        byte[] tr = new byte[p.trBytes()];
-        h.update(pk, pkOff, p.publicKeyBytes());
-        h.digest(tr, 0, tr.length);
-        return tr;
+        Workspace ws = WORKSPACES.acquire();
+        try {
+            byte[] tr = new byte[p.trBytes()];
+            ws.shake256.update(pk, pkOff, p.publicKeyBytes());
+            ws.shake256.digest(tr, 0, tr.length);
+            return tr;
+        } finally {
+            ws.resetXofs();
+            WORKSPACES.release(ws);
+        }
     }
 
     /**
@@ -426,10 +445,15 @@ public final class Scheme {
         if (p.isFips204()) {
             return rnd;
         }
-        Shake h = WORKSPACE.get().shake256;
-        h.update(sk, skOff + SEED_BYTES, SEED_BYTES);
-        h.update(mu, muOff, MU_BYTES);
-        h.digest(rnd, 0, rnd.length);
-        return rnd;
+        Workspace ws = WORKSPACES.acquire();
+        try {
+            ws.shake256.update(sk, skOff + SEED_BYTES, SEED_BYTES);
+            ws.shake256.update(mu, muOff, MU_BYTES);
+            ws.shake256.digest(rnd, 0, rnd.length);
+            return rnd;
+        } finally {
+            ws.resetXofs();
+            WORKSPACES.release(ws);
+        }
     }
 }

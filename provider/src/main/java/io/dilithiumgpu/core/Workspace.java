@@ -6,14 +6,14 @@ import java.util.Arrays;
 
 
 /**
- * Per-thread scratch for {@link Scheme}: the XOFs and every temporary of key generation, signing
- * and verification, sized once for the largest set (k = 8, ℓ = 7) so that the hot paths never
- * allocate.
+ * Scratch for one operation of {@link Scheme}: the XOFs and every temporary of key generation,
+ * signing and verification, sized once for the largest set (k = 8, ℓ = 7) so that the hot paths
+ * never allocate.
  *
- * <p>Ownership: one thread at a time (held in a {@link ThreadLocal} by {@link Scheme}). Secret
- * temporaries are wiped by {@link #wipeSecrets()} in the {@code finally} of every operation that
- * wrote them. The expanded matrix Â is public (a function of ρ in the public key) and stays
- * cached for the ρ it was computed from.
+ * <p>Ownership: one operation at a time (lent by a {@link WorkspacePool}). Secret temporaries are
+ * wiped by {@link #wipeSecrets} in the {@code finally} of every operation that wrote them, before
+ * the workspace goes back to the pool. The expanded matrix Â is public (a function of ρ in the
+ * public key) and stays cached for the ρ it was computed from.
  */
 final class Workspace {
     private static final int MAX_K = 8;
@@ -100,6 +100,14 @@ final class Workspace {
         Arrays.fill(c, 0);
         Arrays.fill(w1Packed, (byte) 0);
         Arrays.fill(cTilde, (byte) 0);
+        resetXofs();
+    }
+
+    /**
+     * Resets both XOFs, which clears their state: after an operation that wrote no other secret
+     * (verification, tr), or one that stopped half-way through a hash.
+     */
+    void resetXofs() {
         shake128.reset();
         shake256.reset();
     }

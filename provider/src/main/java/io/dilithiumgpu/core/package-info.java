@@ -65,7 +65,7 @@
  *       returns as soon as the signature is found malformed.</li>
  *   <li>The skDecode failure path of {@code Scheme.sign}: an out-of-range key returns
  *       false at once; the check itself is branch-free until that decision.</li>
- *   <li>The cache of Â in the per-thread workspace compares the public ρ.</li>
+ *   <li>The cache of Â in the pooled workspace compares the public ρ.</li>
  *   <li>Whether a signature or verification found its key's cache filled, which reveals how
  *       often the key was used (the cache fills at the second use) and nothing of its value;
  *       {@code PublicKeyCache} compares public key bytes with a plain comparison.</li>
@@ -74,8 +74,9 @@
  * <h2>Secrets</h2>
  *
  * <p>Secret temporaries (the seeds ρ′ and K, s1, s2, t0, y, w0, the XOF states) live in a
- * per-thread workspace and are zeroed in a {@code finally} at the end of every key generation
- * and signing call. No method keeps a reference to a caller's array.
+ * pooled workspace and are zeroed in a {@code finally} at the end of every key generation
+ * and signing call, before the workspace goes back to its pool. No method keeps a reference to a
+ * caller's array.
  *
  * <p>The one long-lived secret state is a {@code PrivateKeyCache}, owned by its private key: from
  * the key's second signature it holds ŝ1, ŝ2, t̂0 and a copy of the packed key, read under a read
