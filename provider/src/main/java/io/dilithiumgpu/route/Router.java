@@ -221,6 +221,17 @@ public final class Router implements RouterMXBean {
     }
 
     /**
+     * The call {@link #started} down {@code route} did not run there after all (the JDK's engine
+     * refused the key, and the call goes on to {@link #route}): it leaves no time in the estimates.
+     */
+    public void cancelled(Route route) {
+        if (route != Route.BATCH) {
+            directRunning.decrementAndGet();
+        }
+        endedCount.increment();
+    }
+
+    /**
      * The call {@link #started} at {@code startedNanos} has ended, successfully or not: its time
      * goes into the route's estimate for the operation and set.
      */

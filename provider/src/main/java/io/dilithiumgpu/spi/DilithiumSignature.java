@@ -259,15 +259,18 @@ public final class DilithiumSignature extends SignatureSpi {
             startMessage();
         }
         if (toJdk) {
-            if (!jdkReady) {
-                jdkSigner = JdkSigning.signer(jdkSigner, params, privateKey, random);
-                jdkReady = jdkSigner != null;
-            }
-            if (jdkReady) {
-                return signWithJdk();
+            byte[] signature = signWithJdk();
+            if (signature != null) {
+                return signature;
             }
             spillToMu();
         }
+        // Timed from here: μ's last block and rnd are this route's work as much as the signature
+        // is, and the JDK's route does both inside its own timed call.
+        Router router = Router.shared();
+        Route route = router.route(Operation.SIGN, params);
+        long started = router.started(route);
+        CompletableFuture<byte[]> request = null;
         byte[] sk = null;
         byte[] rnd = null;
         try {
@@ -281,25 +284,18 @@ public final class DilithiumSignature extends SignatureSpi {
             } else {
                 rnd = drawnRnd();
             }
-            Router router = Router.shared();
-            Route route = router.route(Operation.SIGN, params);
-            long started = router.started(route);
-            CompletableFuture<byte[]> request = null;
-            try {
-                if (route == Route.DIRECT) {
-                    if (sk == null) {
-                        sk = expandedKey();
-                    }
-                    return signHere(sk, mu, rnd);
+            if (route == Route.DIRECT) {
+                if (sk == null) {
+                    sk = expandedKey();
                 }
-                byte[] handedRnd = rnd;
-                rnd = null;  // the engine's from here on: it wipes it (EngineCalls.signInPlace)
-                request = EngineCalls.signInPlace(Engines.shared(), params, signingKey, privateKey.cache(), mu, handedRnd);
-                return EngineCalls.await(request, params, " signing", SignatureException::new);
-            } finally {
-                router.ended(Operation.SIGN, params, route, started, request == null ? 0 : Engines.readyNanos(request));
+                return signHere(sk, mu, rnd);
             }
+            byte[] handedRnd = rnd;
+            rnd = null;  // the engine's from here on: it wipes it (EngineCalls.signInPlace)
+            request = EngineCalls.signInPlace(Engines.shared(), params, signingKey, privateKey.cache(), mu, handedRnd);
+            return EngineCalls.await(request, params, " signing", SignatureException::new);
         } finally {
+            router.ended(Operation.SIGN, params, route, started, request == null ? 0 : Engines.readyNanos(request));
             wipe(sk);
             wipe(rnd);
             spareMessage = message.next();
@@ -319,11 +315,24 @@ public final class DilithiumSignature extends SignatureSpi {
         return signature;
     }
 
-    /** Signs the message kept for the JDK's signer with it, on this thread. */
+    /**
+     * Signs the message kept for the JDK's signer with it, on this thread; null, with the message
+     * still kept, when the JDK cannot sign with this key. Timed from before the signer is made or
+     * re-initialized, which is this route's cost per call as much as the signature is (with
+     * {@code Signature.getInstance} per call, SUN decodes the key at every {@code initSign}).
+     */
     private byte[] signWithJdk() throws SignatureException {
-        toJdk = false;
         Router router = Router.shared();
         long started = router.started(Route.JDK);
+        if (!jdkReady) {
+            jdkSigner = JdkSigning.signer(jdkSigner, params, privateKey, random);
+            jdkReady = jdkSigner != null;
+            if (!jdkReady) {
+                router.cancelled(Route.JDK);
+                return null;
+            }
+        }
+        toJdk = false;
         boolean signed = false;
         try {
             if (privateKey.isDestroyed()) {

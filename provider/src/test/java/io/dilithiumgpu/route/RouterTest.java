@@ -272,6 +272,17 @@ class RouterTest {
     }
 
     @Test
+    void aCancelledCallLeavesNoTime() {
+        Router r = router(false);
+        r.started(Route.JDK);
+        now += 50 * MICROS;
+        r.cancelled(Route.JDK);
+        assertEquals(0, r.getDirectRunning());
+        assertFalse(r.getEstimateNanos().containsKey("ML-DSA-44 sign jdk"));
+        assertTrue(r.toJdk(P), "the JDK is still to be measured");
+    }
+
+    @Test
     void thePropertyPinsTheRoute() {
         Router r = router(false);
         System.setProperty(RouteSetting.PROPERTY, "batch");
