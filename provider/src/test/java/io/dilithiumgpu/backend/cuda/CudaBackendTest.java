@@ -237,6 +237,21 @@ class CudaBackendTest {
         }
     }
 
+    /** A configuration that names a device opens that device alone, and its results are the CPU's. */
+    @Test
+    void aConfigurationThatNamesADeviceOpensThatOneAlone() {
+        int last = gpu.deviceDescriptions().size() - 1;
+        CudaBackend one = GpuTests.openOrSkip(SMALL.toBuilder().devices(List.of(last)).build());
+        try {
+            assertEquals(1, one.deviceDescriptions().size());
+            assertTrue(one.description().startsWith("device " + last + " ("), one.description());
+            new Case(ParameterSet.ML_DSA_44, 2 * SLOT_TASKS + 3, 0x5EED_0300L).checkOn(one);
+            assertTrue(one.healthy());
+        } finally {
+            one.close();
+        }
+    }
+
     /**
      * The batcher over the GPU keeps its pooled batches in the backend's pinned buffers: many
      * concurrent single requests of every operation, one of them with a key that does not decode,
