@@ -331,11 +331,13 @@ final class DeviceSet implements AutoCloseable {
      * with a {@link BackendException}; never throws.
      */
     private void runShare(int device, List<Chunk> share, StreamSlot own) {
+        List<Chunk> mine = share;
         try {
             List<StreamSlot> claimed = claimIdle(device, share.size(), own);
             if (claimed.isEmpty() && refusal() != null) {
                 share.forEach(c -> c.done.completeExceptionally(refusal()));
             } else if (claimed.isEmpty() && own != null) {
+                mine = share.subList(0, 1);
                 queue(device, share.subList(1, share.size()));
                 Chunk c = share.get(0);
                 try {
@@ -344,14 +346,16 @@ final class DeviceSet implements AutoCloseable {
                     failed(c, e);
                 }
             } else {
+                mine = share.subList(0, claimed.size());
                 queue(device, share.subList(claimed.size(), share.size()));
-                runClaimed(share.subList(0, claimed.size()), claimed, own == null);
+                runClaimed(mine, claimed, own == null);
             }
         } catch (RuntimeException | Error e) {
-            // Not expected (each chunk's failure is its own); no chunk may be left unfinished.
+            // Not expected (each chunk's failure is its own); none of this thread's chunks may be
+            // left unfinished. Chunks queued for other threads are theirs to finish.
             BackendException failure = e instanceof BackendException b ? b
                     : new BackendException("CUDA backend failure: " + e, e);
-            share.forEach(c -> c.done.completeExceptionally(failure));
+            mine.forEach(c -> c.done.completeExceptionally(failure));
         }
     }
 
