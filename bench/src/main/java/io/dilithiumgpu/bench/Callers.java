@@ -38,6 +38,8 @@ final class Callers {
     static final int MAX_OPEN_LOOP_CALLS = 50_000_000;
     /** Latencies are recorded to three significant digits (HdrHistogram): 0.1 % resolution at any size. */
     static final int LATENCY_DIGITS = 3;
+    /** Threads that issue an open loop's calls: half the cores, at least 1, at most 8. */
+    static final int ISSUERS = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors() / 2));
 
     private static final Method VIRTUAL_EXECUTOR = findVirtualExecutor();
 
@@ -165,13 +167,22 @@ final class Callers {
 
     /**
      * Issues calls at {@code ratePerSecond} for {@code durationNanos}, each on a thread of its own
-     * and with a caller object taken from a pool (made by {@code factory} when none is idle).
+     * and with a caller object taken from a pool (made by {@code factory} when none is idle). The
+     * schedule is dealt to {@link #ISSUERS} platform threads, call i to issuer i mod their number:
+     * one thread starting every call fell behind its schedule at a million calls per second, and
+     * its lag counted as the calls' latency.
      *
      * @return the latency of every call in nanoseconds, from its scheduled arrival to its return
      * @throws Exception the first exception any call threw
      */
     static Histogram openLoop(double ratePerSecond, long durationNanos, CallFactory<? extends Call> factory)
             throws Exception {
+        return openLoop(ratePerSecond, durationNanos, factory, ISSUERS);
+    }
+
+    /** {@link #openLoop(double, long, CallFactory)} with the schedule dealt to {@code issuers} threads. */
+    static Histogram openLoop(double ratePerSecond, long durationNanos, CallFactory<? extends Call> factory,
+                              int issuers) throws Exception {
         long planned = Math.round(ratePerSecond * durationNanos / 1e9);
         if (planned < 1 || planned > MAX_OPEN_LOOP_CALLS) {
             throw new IllegalArgumentException("open loop of " + planned + " calls: rate or duration out of range");
@@ -182,30 +193,47 @@ final class Callers {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch finished = new CountDownLatch(total);
         double interval = 1e9 / ratePerSecond;
+        int threads = Math.max(1, Math.min(issuers, total));
         ExecutorService executor = newExecutor();
+        List<Thread> issuing = new ArrayList<>();
         try {
             long origin = System.nanoTime();
-            for (int i = 0; i < total && failure.get() == null; i++) {
-                final long due = origin + (long) (i * interval);
-                long now;
-                while ((now = System.nanoTime()) < due) {
-                    LockSupport.parkNanos(due - now);
-                }
-                executor.execute(() -> {
-                    try {
-                        Call caller = idle.poll();
-                        if (caller == null) {
-                            caller = factory.create();
+            for (int k = 0; k < threads; k++) {
+                int first = k;
+                Thread issuer = new Thread(() -> {
+                    for (int i = first; i < total && failure.get() == null; i += threads) {
+                        final long due = origin + (long) (i * interval);
+                        long now;
+                        while ((now = System.nanoTime()) < due) {
+                            LockSupport.parkNanos(due - now);
                         }
-                        caller.call();
-                        latency.recordValue(System.nanoTime() - due);
-                        idle.offer(caller);
-                    } catch (Throwable t) {
-                        failure.compareAndSet(null, t);
-                    } finally {
-                        finished.countDown();
+                        try {
+                            executor.execute(() -> {
+                                try {
+                                    Call caller = idle.poll();
+                                    if (caller == null) {
+                                        caller = factory.create();
+                                    }
+                                    caller.call();
+                                    latency.recordValue(System.nanoTime() - due);
+                                    idle.offer(caller);
+                                } catch (Throwable t) {
+                                    failure.compareAndSet(null, t);
+                                } finally {
+                                    finished.countDown();
+                                }
+                            });
+                        } catch (Throwable t) {
+                            failure.compareAndSet(null, t);
+                        }
                     }
-                });
+                }, "bench-issuer-" + k);
+                issuer.setDaemon(true);
+                issuing.add(issuer);
+                issuer.start();
+            }
+            for (Thread issuer : issuing) {
+                issuer.join();
             }
             rethrow(failure.get());
             if (!finished.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {

@@ -68,6 +68,14 @@ class CallersTest {
     }
 
     @Test
+    void openLoopDealtToSeveralIssuersIssuesEveryCallOnce() throws Exception {
+        AtomicInteger total = new AtomicInteger();
+        Histogram latency = Callers.openLoop(2000, 25 * MS, () -> new Counting(total), 3);
+        assertEquals(50, latency.getTotalCount());
+        assertEquals(50, total.get());
+    }
+
+    @Test
     void openLoopReportsFailuresAndRejectsEmptyPlans() {
         assertThrows(WrongResultException.class, () -> Callers.openLoop(1000, 10 * MS, () -> () -> {
             throw new WrongResultException("signature did not verify");
