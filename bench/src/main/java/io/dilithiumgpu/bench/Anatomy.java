@@ -16,10 +16,11 @@ import javax.management.ObjectName;
 /**
  * Where the time of a batcher's requests went between two snapshots: the batcher's stage
  * sums ({@link BatcherMXBean}) and, when the CUDA backend is open, its chunk stage sums
- * ({@link CudaBackendMXBean}), as means per task, per batch and per chunk.
+ * ({@link CudaBackendMXBean}), as means per task, per batch and per chunk, and how the tasks
+ * spread over the GPUs.
  */
 record Anatomy(long ops, long batches, long queueWait, long handOff, long load, long backend, long complete,
-               long batched, long delivered, long wake, long wakes, ChunkTimes chunks) {
+               long batched, long delivered, long wake, long wakes, ChunkTimes chunks, long[] tasksPerGpu) {
 
     /** The shared batcher's counters now. */
     static Anatomy snapshot() {
@@ -29,12 +30,18 @@ record Anatomy(long ops, long batches, long queueWait, long handOff, long load, 
     /** {@code b}'s counters now, with those of every open CUDA backend. */
     static Anatomy of(BatcherMXBean b) {
         ChunkTimes chunks = new ChunkTimes(0, 0, 0, 0, 0, 0, 0, 0);
+        long[] perGpu = new long[0];
         for (CudaBackendMXBean c : cudaBackends()) {
             chunks = chunks.plus(ChunkTimes.of(c));
+            long[] tasks = c.getTaskCountPerDevice();
+            perGpu = java.util.Arrays.copyOf(perGpu, Math.max(perGpu.length, tasks.length));
+            for (int d = 0; d < tasks.length; d++) {
+                perGpu[d] += tasks[d];
+            }
         }
         return new Anatomy(b.getOperationCount(), b.getBatchCount(), b.getQueueWaitNanos(), b.getHandOffNanos(),
                 b.getLoadNanos(), b.getBackendNanos(), b.getCompleteNanos(), b.getBatchedNanos(),
-                b.getDeliveredCount(), b.getCallerWakeNanos(), b.getCallerWakeCount(), chunks);
+                b.getDeliveredCount(), b.getCallerWakeNanos(), b.getCallerWakeCount(), chunks, perGpu);
     }
 
     private static Set<CudaBackendMXBean> cudaBackends() {
@@ -72,6 +79,31 @@ record Anatomy(long ops, long batches, long queueWait, long handOff, long load, 
         ChunkTimes c = chunks.minus(earlier.chunks);
         if (c.chunks() > 0) {
             s.append(String.format(Locale.ROOT, "; %.1f chunks per batch: ", (double) c.chunks() / b)).append(c);
+        }
+        s.append(gpuShares(tasksPerGpu, earlier.tasksPerGpu));
+        return s.toString();
+    }
+
+    /**
+     * With several GPUs, each one's share of the tasks run since {@code earlier}, for example
+     * {@code ; tasks per GPU: 51 %, 49 %}; empty with one GPU or none.
+     */
+    static String gpuShares(long[] now, long[] earlier) {
+        if (now.length < 2) {
+            return "";
+        }
+        long[] grown = new long[now.length];
+        long all = 0;
+        for (int d = 0; d < now.length; d++) {
+            grown[d] = now[d] - (d < earlier.length ? earlier[d] : 0);
+            all += grown[d];
+        }
+        if (all <= 0) {
+            return "";
+        }
+        StringBuilder s = new StringBuilder("; tasks per GPU: ");
+        for (int d = 0; d < grown.length; d++) {
+            s.append(d == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.0f %%", 100.0 * grown[d] / all));
         }
         return s.toString();
     }

@@ -32,8 +32,8 @@ public interface CudaBackendMXBean {
     /**
      * The host's part of {@link #getGpuNanos()} before the kernel runs: submitting a chunk's
      * uploads, its launch and (unless published) its download to the driver. A call of several
-     * chunks launches them one after another from one thread, so this is how late its last
-     * launch comes.
+     * chunks launches each device's one after another from one thread, so this is how late its
+     * last launch on a device comes.
      */
     long getLaunchNanos();
 
@@ -66,4 +66,11 @@ public interface CudaBackendMXBean {
      * batcher's batches of single calls are).
      */
     long getInlineChunkCount();
+
+    /**
+     * Tasks run on each GPU in use, in the order of {@link CudaBackend#deviceDescriptions()}:
+     * how the calls spread over the devices. Empty until the devices first open; starts again
+     * from zero when they reopen as a different number of devices.
+     */
+    long[] getTaskCountPerDevice();
 }

@@ -1,5 +1,6 @@
 package io.dilithiumgpu.backend.cuda;
 
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
@@ -17,6 +18,7 @@ final class CudaStats implements CudaBackendMXBean {
     private final LongAdder slept = new LongAdder();
     private final LongAdder toldEarly = new LongAdder();
     private final LongAdder inline = new LongAdder();
+    private volatile AtomicLongArray perDevice = new AtomicLongArray(0);
 
     CudaStats(Supplier<String> description) {
         this.description = description;
@@ -44,6 +46,31 @@ final class CudaStats implements CudaBackendMXBean {
     /** Tasks a slot reported to their call's {@link io.dilithiumgpu.backend.TaskListener} as they ended. */
     void toldEarly(int count) {
         toldEarly.add(count);
+    }
+
+    /** The devices now open number {@code count}: the per-device counts start again when that changes. */
+    synchronized void devicesOpened(int count) {
+        if (perDevice.length() != count) {
+            perDevice = new AtomicLongArray(count);
+        }
+    }
+
+    /** {@code tasks} ran on device {@code device} (its index among the devices open). */
+    void ranOn(int device, int tasks) {
+        AtomicLongArray counts = perDevice;
+        if (device < counts.length()) {
+            counts.addAndGet(device, tasks);
+        }
+    }
+
+    @Override
+    public long[] getTaskCountPerDevice() {
+        AtomicLongArray counts = perDevice;
+        long[] out = new long[counts.length()];
+        for (int d = 0; d < out.length; d++) {
+            out[d] = counts.get(d);
+        }
+        return out;
     }
 
     /** A chunk its caller ran on its own thread. */

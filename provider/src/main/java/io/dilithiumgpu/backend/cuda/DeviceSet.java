@@ -89,6 +89,7 @@ final class DeviceSet implements AutoCloseable {
             slotCounts[d] = own.size();
             queues.add(new LinkedBlockingQueue<>());
         }
+        stats.devicesOpened(devices.size());
         StringBuilder d = new StringBuilder();
         for (int i = 0; i < devices.size(); i++) {
             d.append(d.length() == 0 ? "" : "; ").append(devices.get(i).description());
@@ -341,14 +342,17 @@ final class DeviceSet implements AutoCloseable {
                 queue(device, share.subList(1, share.size()));
                 Chunk c = share.get(0);
                 try {
-                    execute(own, c, () -> c.done.complete(null));
+                    execute(own, c, () -> {
+                        stats.ranOn(device, c.count);
+                        c.done.complete(null);
+                    });
                 } catch (BackendException e) {
                     failed(c, e);
                 }
             } else {
                 mine = share.subList(0, claimed.size());
                 queue(device, share.subList(claimed.size(), share.size()));
-                runClaimed(mine, claimed, own == null);
+                runClaimed(device, mine, claimed, own == null);
             }
         } catch (RuntimeException | Error e) {
             // Not expected (each chunk's failure is its own); none of this thread's chunks may be
@@ -391,9 +395,10 @@ final class DeviceSet implements AutoCloseable {
      * launches do not wait for workers to wake one after another (a blocking queue wakes its
      * next taker only once the last has taken), nor its end for the caller to be woken.
      *
+     * @param device the claimed slots' device
      * @param inline whether the calling thread is the call's caller (counted in the stats)
      */
-    private void runClaimed(List<Chunk> chunks, List<StreamSlot> claimed, boolean inline) {
+    private void runClaimed(int device, List<Chunk> chunks, List<StreamSlot> claimed, boolean inline) {
         List<ChunkRun> launched = new ArrayList<>(chunks.size());
         try {
             for (int i = 0; i < chunks.size(); i++) {
@@ -418,6 +423,7 @@ final class DeviceSet implements AutoCloseable {
                             if (inline) {
                                 stats.ranInline();
                             }
+                            stats.ranOn(device, c.count);
                             c.done.complete(null);
                         });
                     } catch (RuntimeException | Error e) {

@@ -292,6 +292,11 @@ class CudaBackendTest {
             assertTrue(fresh.metrics().getEarlyTaskCount() >= c.n, "signatures went to their callers as tasks ended: "
                     + fresh.metrics().getEarlyTaskCount());
         }
+        long[] perDevice = fresh.metrics().getTaskCountPerDevice();
+        assertEquals(fresh.deviceDescriptions().size(), perDevice.length);
+        for (int d = 0; d < perDevice.length; d++) {
+            assertTrue(perDevice[d] > 0, "the batcher's batches reach every GPU: " + Arrays.toString(perDevice));
+        }
     }
 
     private static byte[] record(byte[] records, int i, int size) {
@@ -610,6 +615,7 @@ class CudaBackendTest {
                 Thread.sleep(1);
             }
             assertEquals(n, m.getTaskCount());
+            assertEquals(n, Arrays.stream(m.getTaskCountPerDevice()).sum(), "every task counted on its device");
             assertTrue(m.getChunkCount() >= 3,
                     "a batch of " + n + " on slots of " + SLOT_TASKS + ": " + m.getChunkCount());
             assertTrue(m.getGpuNanos() > 0 && m.getPackNanos() > 0 && m.getUnpackNanos() > 0);

@@ -1,0 +1,29 @@
+package io.dilithiumgpu.backend.cuda;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The backend's counters, without a GPU: the per-device task counts. */
+class CudaStatsTest {
+
+    @Test
+    void tasksAreCountedPerDeviceAndStartAgainWhenTheDevicesChange() {
+        CudaStats stats = new CudaStats(() -> "test");
+        assertArrayEquals(new long[0], stats.getTaskCountPerDevice(), "no devices open yet");
+        stats.ranOn(0, 5);
+        stats.devicesOpened(2);
+        stats.ranOn(1, 7);
+        stats.ranOn(1, 3);
+        stats.ranOn(0, 4);
+        assertArrayEquals(new long[] {4, 10}, stats.getTaskCountPerDevice());
+        stats.devicesOpened(2);
+        assertArrayEquals(new long[] {4, 10}, stats.getTaskCountPerDevice(), "reopened as the same devices");
+        stats.devicesOpened(1);
+        stats.ranOn(1, 9);
+        assertArrayEquals(new long[] {0}, stats.getTaskCountPerDevice());
+        stats.getTaskCountPerDevice()[0] = 99;
+        assertEquals(0, stats.getTaskCountPerDevice()[0], "a copy");
+    }
+}
