@@ -11,7 +11,8 @@ package io.dilithiumgpu.route;
  *   <li>A route not measured yet is tried (direct first).</li>
  *   <li>Direct when that finishes sooner than the batcher's round trip, counting the wait for a
  *       core: with {@code n} of this provider's calls in flight on {@code c} cores, a direct call
- *       shares them with the others and takes {@code directNanos × max(1, n / c)}. Few callers thus
+ *       shares them with the others and takes {@code directNanos × max(1, n / c)}; the batcher's
+ *       round trip is the one it has at that load ({@link #batchCost}). Few callers thus
  *       run on their own threads, with no hand-off; many go to the GPU, whose round trip grows far
  *       more slowly with the load than the cores' share of it. The rule looks at all calls in
  *       flight, not only the direct ones, so that direct calls never crowd out the threads that
@@ -37,8 +38,8 @@ public final class RouteChoice {
      * @param directNanos   the time of one such call on a caller's thread with a core to itself, as
      *                      measured lately (the faster engine where the JDK's also runs it), or
      *                      {@link #UNKNOWN}
-     * @param batchNanos    the round trip of one such call through the batcher, the floor of the
-     *                      recent ones, or {@link #UNKNOWN}
+     * @param batchNanos    the round trip of one such call through the batcher ({@link #batchCost}),
+     *                      or {@link #UNKNOWN}
      * @param inFlight      this provider's calls in flight now, over every route and operation
      * @param cores         the cores the process may use
      */
@@ -50,6 +51,47 @@ public final class RouteChoice {
             return Route.BATCH;
         }
         return directNanos * Math.max(1.0, (double) inFlight / cores) <= batchNanos ? Route.DIRECT : Route.BATCH;
+    }
+
+    /**
+     * The batch route's round trip that {@link #choose} weighs against a direct call, from what was
+     * measured of it:
+     * <ul>
+     *   <li>with no more calls in flight than cores, the average of all its round trips: the cores
+     *       are not full, so its lone refreshes did not wait for one, and the average is the fair
+     *       match for a direct call's average;</li>
+     *   <li>beyond the cores, while the calls go to the batcher, its round trip at that load
+     *       ({@code loadedNanos}, measured from the calls it carries);</li>
+     *   <li>beyond the cores, while the calls run direct, the floor of its round trips, for its lone
+     *       refreshes waited for a core among the direct calls, which the calls would not once they
+     *       went to the batcher; but no less than its round trip measured while it carried as many
+     *       calls or fewer ({@code loadedNanos} at {@code loadedAt} ≤ {@code inFlight} calls), for
+     *       a round trip only grows with the calls it carries. Without this bound the floor, a
+     *       small batch on idle cores, would send the calls back to a batcher just measured slower
+     *       than the direct route at that load, and the two would take turns.</li>
+     * </ul>
+     *
+     * @param average     the average of the route's round trips, or {@link #UNKNOWN}
+     * @param floor       the floor of the route's round trips, or {@link #UNKNOWN}
+     * @param loadedNanos the route's round trip while it carried the calls, measured lately, or
+     *                    {@link #UNKNOWN}
+     * @param loadedAt    the calls in flight when {@code loadedNanos} was measured
+     * @param carrying    whether the calls go to the batcher now
+     * @param inFlight    this provider's calls in flight now
+     * @param cores       the cores the process may use
+     */
+    public static long batchCost(long average, long floor, long loadedNanos, int loadedAt, boolean carrying,
+                                 int inFlight, int cores) {
+        if (inFlight <= cores) {
+            return average;
+        }
+        if (loadedNanos == UNKNOWN) {
+            return floor;
+        }
+        if (carrying) {
+            return loadedNanos;
+        }
+        return loadedAt <= inFlight ? Math.max(floor, loadedNanos) : floor;
     }
 
     /**

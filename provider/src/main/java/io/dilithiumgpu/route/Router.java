@@ -24,8 +24,8 @@ import javax.management.ObjectName;
  * Chooses the route of each JCA signature and verification ({@link Route}) from costs it measures
  * as the calls run, by the rule of {@link RouteChoice}: per operation and set, the time of a call on
  * its caller's thread (with this provider's core, and with the JDK's ML-DSA where that runs it), the
- * round trip of a call through the batcher ({@link #batchEstimate}), and this provider's calls in
- * flight.
+ * round trip of a call through the batcher (and at the load it carries: {@link LoadedRoundTrip}),
+ * and this provider's calls in flight.
  *
  * <p>An estimate needs calls to stay current: each route a call could take is tried by every call
  * until {@link Estimate#WARM_SAMPLES} calls have measured it (direct calls only while a core is
@@ -60,6 +60,8 @@ public final class Router implements RouterMXBean {
     private final int cores;
     /** [SIGN, VERIFY][set][CORE, JDK, BATCH]. */
     private final Estimate[][][] estimates;
+    /** [SIGN, VERIFY][set]: the batch route's round trip while it carries the calls. */
+    private final LoadedRoundTrip[][] loaded;
     /** Per set, whether the JDK's engine signs the calls it covers now (written racily; a hint). */
     private final boolean[] jdkInUse = new boolean[ParameterSet.values().length];
 
@@ -95,6 +97,12 @@ public final class Router implements RouterMXBean {
                 for (int k = 0; k < bySet.length; k++) {
                     bySet[k] = new Estimate();
                 }
+            }
+        }
+        this.loaded = new LoadedRoundTrip[2][ParameterSet.values().length];
+        for (LoadedRoundTrip[] byOp : loaded) {
+            for (int i = 0; i < byOp.length; i++) {
+                byOp[i] = new LoadedRoundTrip();
             }
         }
         this.sampledAt = new AtomicLong(clock.getAsLong());
@@ -155,7 +163,10 @@ public final class Router implements RouterMXBean {
         if (e[BATCH].claim(now, REFRESH_NANOS)) {
             return Route.BATCH;
         }
-        return RouteChoice.choose(true, e[CORE].nanos(), batchEstimate(e[BATCH]), inFlight, cores);
+        LoadedRoundTrip l = loaded(op, p);
+        Route r = RouteChoice.choose(true, e[CORE].nanos(), batchCost(e[BATCH], l, now), inFlight, cores);
+        l.chose(r == Route.BATCH);
+        return r;
     }
 
     /**
@@ -178,7 +189,8 @@ public final class Router implements RouterMXBean {
         if (batchOnGpu()) {
             sample(now);
             long direct = fastest(e[CORE].nanos(), e[JDK].nanos());
-            if (RouteChoice.choose(true, direct, batchEstimate(e[BATCH]), inFlight, cores) != Route.DIRECT) {
+            long batch = batchCost(e[BATCH], loaded(Operation.SIGN, p), now);
+            if (RouteChoice.choose(true, direct, batch, inFlight, cores) != Route.DIRECT) {
                 return false;
             }
         }
@@ -259,6 +271,12 @@ public final class Router implements RouterMXBean {
             }
         }
         estimates(op, p)[route == Route.DIRECT ? CORE : route == Route.JDK ? JDK : BATCH].add(took, now);
+        if (route == Route.BATCH) {
+            LoadedRoundTrip l = loaded(op, p);
+            if (l.chosen()) {
+                l.add(took, now, inFlight);
+            }
+        }
     }
 
     private Estimate[] estimates(Operation op, ParameterSet p) {
@@ -266,6 +284,10 @@ public final class Router implements RouterMXBean {
             throw new IllegalArgumentException("key generation is not routed");
         }
         return estimates[op == Operation.SIGN ? 0 : 1][p.ordinal()];
+    }
+
+    private LoadedRoundTrip loaded(Operation op, ParameterSet p) {
+        return loaded[op == Operation.SIGN ? 0 : 1][p.ordinal()];
     }
 
     private boolean batchOnGpu() {
@@ -330,17 +352,9 @@ public final class Router implements RouterMXBean {
         }
     }
 
-    /**
-     * The batch route's round trip for the rule: its average while no more calls are in flight than
-     * cores, its floor beyond. With more calls than cores, the cores are full, and a lone batched
-     * call (the route's refresh, while the calls run direct) waits for the batcher's and the
-     * backend's threads to get a core, a wait it would not have once the calls went to the batcher.
-     * With fewer, the average is the fair comparison with a direct call's average: a signature's
-     * rejection loop spreads both routes' times, and the floor of one would meet the average of
-     * the other.
-     */
-    private long batchEstimate(Estimate batch) {
-        return inFlight > cores ? batch.floor() : batch.nanos();
+    /** The batch route's round trip for the rule ({@link RouteChoice#batchCost}). */
+    private long batchCost(Estimate batch, LoadedRoundTrip l, long now) {
+        return RouteChoice.batchCost(batch.nanos(), batch.floor(), l.nanos(now), l.load(), l.chosen(), inFlight, cores);
     }
 
     private static long fastest(long a, long b) {

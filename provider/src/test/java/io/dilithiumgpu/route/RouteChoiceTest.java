@@ -55,6 +55,47 @@ class RouteChoiceTest {
         assertEquals(Route.BATCH, choose(60 * MICROS, UNKNOWN, 1));
     }
 
+    /** batchCost() on 16 cores: average 400 us, floor 150 us. */
+    private static long batchCost(long loadedNanos, int loadedAt, boolean carrying, int inFlight) {
+        return RouteChoice.batchCost(400 * MICROS, 150 * MICROS, loadedNanos, loadedAt, carrying, inFlight, 16);
+    }
+
+    @Test
+    void withNoMoreCallsThanCoresTheBatchRouteCostsItsAverage() {
+        assertEquals(400 * MICROS, batchCost(UNKNOWN, 0, false, 1));
+        assertEquals(400 * MICROS, batchCost(265 * MICROS, 16, true, 16));
+        assertEquals(400 * MICROS, batchCost(100 * MICROS, 8, false, 16));
+    }
+
+    @Test
+    void beyondTheCoresTheBatchRouteCostsWhatItMeasuredCarryingTheCalls() {
+        assertEquals(150 * MICROS, batchCost(UNKNOWN, 0, false, 64), "never carried: its floor");
+        assertEquals(150 * MICROS, batchCost(UNKNOWN, 0, true, 64), "not yet measured carrying: its floor");
+        assertEquals(265 * MICROS, batchCost(265 * MICROS, 64, true, 64), "carrying: its round trip at this load");
+        assertEquals(100 * MICROS, batchCost(100 * MICROS, 64, true, 64), "carrying, even below its floor");
+    }
+
+    @Test
+    void whileTheCallsRunDirectTheBatcherCostsAtLeastWhatItMeasuredAtALowerLoad() {
+        assertEquals(265 * MICROS, batchCost(265 * MICROS, 64, false, 64));
+        assertEquals(265 * MICROS, batchCost(265 * MICROS, 60, false, 64), "more calls: at least as long");
+        assertEquals(150 * MICROS, batchCost(265 * MICROS, 70, false, 64), "fewer calls: only the floor bounds it");
+        assertEquals(150 * MICROS, batchCost(100 * MICROS, 64, false, 64), "never below the floor");
+    }
+
+    @Test
+    void atFourCallsPerCoreABatcherMeasuredSlowerThanTheCoresKeepsTheCallsDirect() {
+        // a verification: 40 us on a core, 160 us with 64 calls on 16 cores; the batcher's floor
+        // 150 us would take them, its round trip carrying 64 calls is 265 us
+        long direct = 40 * MICROS;
+        assertEquals(Route.BATCH, choose(direct, batchCost(UNKNOWN, 0, false, 64), 64));
+        assertEquals(Route.DIRECT, choose(direct, batchCost(265 * MICROS, 64, true, 64), 64));
+        assertEquals(Route.DIRECT, choose(direct, batchCost(265 * MICROS, 64, false, 64), 64));
+        // at 256 calls, 640 us direct: what the batcher measured at 64 does not keep them direct
+        assertEquals(Route.BATCH, choose(direct, batchCost(265 * MICROS, 64, false, 256), 256));
+        assertEquals(Route.BATCH, choose(direct, batchCost(540 * MICROS, 256, true, 256), 256));
+    }
+
     @Test
     void theJdkSignsWhenItMeasuredFasterAndIsTriedUntilMeasured() {
         assertTrue(RouteChoice.preferJdk(500 * MICROS, 400 * MICROS, false));

@@ -156,6 +156,59 @@ class RouterTest {
         assertEquals(Route.BATCH, r.route(Operation.VERIFY, P), "the floor, not the average, is the GPU's round trip");
     }
 
+    /** Starts {@code n} batched calls that stay in flight, and samples the calls in flight. */
+    private void holdInFlight(Router r, int n) {
+        for (int i = 0; i < n; i++) {
+            r.started(Route.BATCH);
+        }
+        now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
+    }
+
+    @Test
+    void aBatcherSlowerThanTheCoresAtThisLoadIsLeftUntilItsMeasurementAges() {
+        Router r = router(true);
+        for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
+            verify(r, 40 * MICROS, 120 * MICROS);  // a lone batched call: 120 us
+        }
+        holdInFlight(r, 64);  // 64 calls on 16 cores: 160 us a direct call
+        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P), "the floor of 120 us looks shorter");
+        for (int i = 0; i < 16; i++) {
+            call(r, Operation.VERIFY, Route.BATCH, 265 * MICROS);  // carrying 64 calls: 265 us
+        }
+        assertEquals(Route.DIRECT, r.route(Operation.VERIFY, P));
+        for (int i = 0; i < 200; i++) {
+            assertEquals(Route.DIRECT, verify(r, 40 * MICROS, 265 * MICROS), "call " + i);
+        }
+        now += (LoadedRoundTrip.MAX_AGE_MILLIS + 1) * 1_000_000;
+        assertEquals(Route.DIRECT, r.route(Operation.VERIFY, P), "the direct estimate's refresh");
+        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P), "the batch estimate's refresh");
+        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P), "an aged measurement is taken again");
+    }
+
+    @Test
+    void beyondTheLoadItWasMeasuredAtTheBatcherIsTriedAgain() {
+        Router r = router(true);
+        for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
+            verify(r, 40 * MICROS, 150 * MICROS);
+        }
+        holdInFlight(r, 64);
+        r.route(Operation.VERIFY, P);
+        for (int i = 0; i < 16; i++) {
+            call(r, Operation.VERIFY, Route.BATCH, 265 * MICROS);
+        }
+        assertEquals(Route.DIRECT, verify(r, 40 * MICROS, 265 * MICROS));
+        holdInFlight(r, 192);  // 256 calls: 640 us a direct call
+        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P));
+        for (int i = 0; i < 16; i++) {
+            call(r, Operation.VERIFY, Route.BATCH, 540 * MICROS);  // carrying 256 calls: 540 us
+        }
+        int batched = 0;
+        for (int i = 0; i < 100; i++) {
+            batched += verify(r, 40 * MICROS, 540 * MICROS) == Route.BATCH ? 1 : 0;
+        }
+        assertTrue(batched >= 98, "all but the direct estimate's refreshes: " + batched);
+    }
+
     @Test
     void warmUpSamplesTakenBeforeTheJitAreForgotten() {
         Router r = router(true);
