@@ -2,6 +2,7 @@ package io.dilithiumgpu.core;
 
 import static io.dilithiumgpu.core.ParameterSet.N;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
@@ -42,12 +43,18 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 public final class PrivateKeyCache {
     private static final AtomicReferenceFieldUpdater<PrivateKeyCache, Decoded> DECODED =
             AtomicReferenceFieldUpdater.newUpdater(PrivateKeyCache.class, Decoded.class, "decoded");
+    private static final AtomicReferenceFieldUpdater<PrivateKeyCache, KeyIdentity> IDENTITY =
+            AtomicReferenceFieldUpdater.newUpdater(PrivateKeyCache.class, KeyIdentity.class, "identity");
 
     private final ParameterSet params;
     /** Signatures that missed the empty cache; it is filled at the second. */
     private final AtomicInteger uses = new AtomicInteger();
     private volatile Decoded decoded;
     private volatile boolean destroyed;
+    /** The key's identity for device caches, computed at the first {@link #identity} call. */
+    private volatile KeyIdentity identity;
+    /** Batches of a device cache that saw this key ({@link #sighted()}). */
+    private final AtomicInteger sightings = new AtomicInteger();
 
     /** An empty cache for a private key of set {@code params}. */
     public PrivateKeyCache(ParameterSet params) {
@@ -74,6 +81,62 @@ public final class PrivateKeyCache {
         if (d != null) {
             d.wipe();
         }
+        KeyIdentity id = IDENTITY.getAndSet(this, null);
+        if (id != null) {
+            DestroyedKeys.announce(id);
+            id.wipe();
+        }
+    }
+
+    /**
+     * The key's {@link KeyIdentity}, for a cache of its expanded form in device memory: computed
+     * from {@code sk[skOff ..]} at the first call (SHA-256 of the whole packed key) and bound to
+     * those bytes. Returns {@code null} when this cache is destroyed or {@code sk[skOff ..]} is not
+     * the key the identity was computed from (the caller then treats the key as uncached).
+     */
+    public KeyIdentity identity(byte[] sk, int skOff) {
+        KeyIdentity id = identity;
+        if (id == null && !destroyed) {
+            id = publish(KeyIdentity.of(sk, skOff, params.privateKeyBytes(), true));
+        }
+        return id != null && !destroyed && id.matches(sk, skOff) ? id : null;
+    }
+
+    /** {@link #identity(byte[], int)} for the packed key at absolute offset {@code skOff} of {@code sk}. */
+    public KeyIdentity identity(ByteBuffer sk, int skOff) {
+        KeyIdentity id = identity;
+        if (id == null && !destroyed) {
+            id = publish(KeyIdentity.of(sk, skOff, params.privateKeyBytes(), true));
+        }
+        return id != null && !destroyed && id.matches(sk, skOff) ? id : null;
+    }
+
+    /** The identity already computed, or null: no hashing. */
+    public KeyIdentity knownIdentity() {
+        KeyIdentity id = identity;
+        return destroyed ? null : id;
+    }
+
+    private KeyIdentity publish(KeyIdentity fresh) {
+        if (!IDENTITY.compareAndSet(this, null, fresh)) {
+            fresh.wipe();
+            return identity;
+        }
+        // As in offer(): destroy() sets destroyed before it takes the identity.
+        if (destroyed && IDENTITY.compareAndSet(this, fresh, null)) {
+            fresh.wipe();
+            return null;
+        }
+        return fresh;
+    }
+
+    /**
+     * Counts one sighting of this key by a device cache and returns the count before it: a key
+     * object seen before is worth its digest and a device slot; one seen for the first time is
+     * not (a workload of distinct keys never pays for the cache).
+     */
+    public int sighted() {
+        return sightings.getAndIncrement();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.dilithiumgpu.core;
 import static io.dilithiumgpu.core.ParameterSet.N;
 
 import java.lang.ref.SoftReference;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
@@ -36,6 +37,10 @@ public final class PublicKeyCache {
     /** Verifications that missed the empty cache; it is filled at the second. */
     private final AtomicInteger uses = new AtomicInteger();
     private volatile SoftReference<Decoded> decoded;
+    /** The key's identity for device caches, computed at the first {@link #identity} call. */
+    private volatile KeyIdentity identity;
+    /** Batches of a device cache that saw this key ({@link #sighted()}). */
+    private final AtomicInteger sightings = new AtomicInteger();
 
     /** An empty cache for a public key of set {@code params}. */
     public PublicKeyCache(ParameterSet params) {
@@ -75,6 +80,44 @@ public final class PublicKeyCache {
             return;
         }
         DECODED.compareAndSet(this, seen, new SoftReference<>(new Decoded(p, pk, pkOff, ws)));
+    }
+
+    /**
+     * The key's {@link KeyIdentity}, for a cache of its expanded form in device memory: computed
+     * from {@code pk[pkOff ..]} at the first call (SHA-256 of the whole packed key) and bound to
+     * those bytes. Returns {@code null} when {@code pk[pkOff ..]} is not the key the identity was
+     * computed from (the caller then treats the key as uncached).
+     */
+    public KeyIdentity identity(byte[] pk, int pkOff) {
+        KeyIdentity id = identity;
+        if (id == null) {
+            id = KeyIdentity.of(pk, pkOff, params.publicKeyBytes(), false);
+            identity = id;
+        }
+        return id.matches(pk, pkOff) ? id : null;
+    }
+
+    /** {@link #identity(byte[], int)} for the packed key at absolute offset {@code pkOff} of {@code pk}. */
+    public KeyIdentity identity(ByteBuffer pk, int pkOff) {
+        KeyIdentity id = identity;
+        if (id == null) {
+            id = KeyIdentity.of(pk, pkOff, params.publicKeyBytes(), false);
+            identity = id;
+        }
+        return id.matches(pk, pkOff) ? id : null;
+    }
+
+    /** The identity already computed, or null: no hashing. */
+    public KeyIdentity knownIdentity() {
+        return identity;
+    }
+
+    /**
+     * Counts one sighting of this key by a device cache and returns the count before it (see
+     * {@link PrivateKeyCache#sighted()}).
+     */
+    public int sighted() {
+        return sightings.getAndIncrement();
     }
 
     /** For tests: drops the fill as the garbage collector may. */

@@ -1,0 +1,118 @@
+package io.dilithiumgpu.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Consumer;
+
+import org.junit.jupiter.api.Test;
+
+/** Key identities for device caches: digests of whole keys, bound to their bytes, wiped at destroy. */
+class KeyIdentityTest {
+    private static final ParameterSet P = ParameterSet.ML_DSA_44;
+
+    private static byte[] bytes(int n, long seed) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    @Test
+    void theDigestCoversTheWholeKeyAndEqualEncodingsShareIt() throws Exception {
+        byte[] sk = bytes(P.privateKeyBytes(), 1);
+        KeyIdentity a = KeyIdentity.of(sk, 0, sk.length, true);
+        assertArrayEquals(MessageDigest.getInstance("SHA-256").digest(sk), a.digest());
+        byte[] shifted = new byte[sk.length + 7];
+        System.arraycopy(sk, 0, shifted, 7, sk.length);
+        KeyIdentity b = KeyIdentity.of(ByteBuffer.allocateDirect(shifted.length).put(shifted).flip(), 7, sk.length, true);
+        assertEquals(a, b);
+        assertEquals(a.hashCode(), b.hashCode());
+        // The same tr (bytes 64..127 of a private key) with a different s1: another identity.
+        byte[] crafted = sk.clone();
+        crafted[sk.length - 1] ^= 1;
+        assertNotEquals(a, KeyIdentity.of(crafted, 0, crafted.length, true));
+    }
+
+    @Test
+    void matchesOnlyItsBytesUntilWiped() {
+        byte[] pk = bytes(P.publicKeyBytes(), 2);
+        for (boolean secret : new boolean[] {false, true}) {
+            KeyIdentity id = KeyIdentity.of(pk, 0, pk.length, secret);
+            assertTrue(id.matches(pk, 0));
+            ByteBuffer direct = ByteBuffer.allocateDirect(pk.length + 3);
+            direct.put(3, pk);
+            assertTrue(id.matches(direct, 3));
+            byte[] other = pk.clone();
+            other[100] ^= 4;
+            assertFalse(id.matches(other, 0));
+            direct.put(3 + 100, other[100]);
+            assertFalse(id.matches(direct, 3));
+            assertFalse(id.matches(pk, 1));
+            id.wipe();
+            assertTrue(id.isWiped());
+            assertFalse(id.matches(pk, 0));
+        }
+    }
+
+    @Test
+    void aCacheComputesItsIdentityOnceAndBindsIt() {
+        byte[] sk = bytes(P.privateKeyBytes(), 3);
+        PrivateKeyCache cache = new PrivateKeyCache(P);
+        assertNull(cache.knownIdentity());
+        KeyIdentity id = cache.identity(sk, 0);
+        assertNotNull(id);
+        assertSame(id, cache.identity(sk, 0));
+        assertSame(id, cache.knownIdentity());
+        byte[] other = sk.clone();
+        other[5] ^= 1;
+        assertNull(cache.identity(other, 0), "another key's bytes never get this key's identity");
+        assertEquals(0, cache.sighted());
+        assertEquals(1, cache.sighted());
+
+        byte[] pk = bytes(P.publicKeyBytes(), 4);
+        PublicKeyCache pc = new PublicKeyCache(P);
+        KeyIdentity pid = pc.identity(pk, 0);
+        assertSame(pid, pc.identity(ByteBuffer.wrap(pk), 0));
+        pk[0] ^= 1;
+        assertNull(pc.identity(pk, 0));
+    }
+
+    @Test
+    void destroyAnnouncesTheIdentityAndWipesIt() {
+        byte[] sk = bytes(P.privateKeyBytes(), 5);
+        PrivateKeyCache cache = new PrivateKeyCache(P);
+        KeyIdentity id = cache.identity(sk, 0);
+        List<KeyIdentity> told = new ArrayList<>();
+        Consumer<KeyIdentity> listener = told::add;
+        DestroyedKeys.listen(listener);
+        try {
+            cache.destroy();
+        } finally {
+            DestroyedKeys.unlisten(listener);
+        }
+        assertEquals(List.of(id), told);
+        assertTrue(id.isWiped());
+        assertNull(cache.identity(sk, 0));
+        assertNull(cache.knownIdentity());
+        // A cache destroyed before any identity announces nothing.
+        PrivateKeyCache never = new PrivateKeyCache(P);
+        DestroyedKeys.listen(listener);
+        try {
+            never.destroy();
+        } finally {
+            DestroyedKeys.unlisten(listener);
+        }
+        assertEquals(1, told.size());
+    }
+}
