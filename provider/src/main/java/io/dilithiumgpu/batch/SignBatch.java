@@ -111,7 +111,7 @@ final class SignBatch extends Batch {
     void run(Backend backend, int n, TaskListener early) {
         if (privateKeys.inHost()) {
             backend.run(BatchRecords.sign(params, n, privateKeys.host(), mus.host(), rnds.host(), signatures.host(),
-                    status).withListener(early));
+                    status).withCaches(caches).withListener(early));
         } else {
             backend.run(BatchRecords.sign(params, n, privateKeys.array(), mus.array(), rnds.array(), signatures.array(),
                     status).withCaches(caches));

@@ -79,7 +79,8 @@ final class VerifyBatch extends Batch {
     @Override
     void run(Backend backend, int n, TaskListener early) {
         if (publicKeys.inHost()) {
-            backend.run(BatchRecords.verify(params, n, publicKeys.host(), mus.host(), signatures.host(), status));
+            backend.run(BatchRecords.verify(params, n, publicKeys.host(), mus.host(), signatures.host(), status)
+                    .withCaches(caches));
         } else {
             backend.run(BatchRecords.verify(params, n, publicKeys.array(), mus.array(), signatures.array(),
                     status).withCaches(caches));

@@ -62,6 +62,33 @@ final class BatchAbi {
         return verb + "_" + tag(p);
     }
 
+    /**
+     * The key cache's expansion entry point (CACHE_ABI): {@code expand_sk_<tag>} for private keys
+     * ({@code secret}), {@code expand_pk_<tag>} for public keys.
+     */
+    static String expandName(ParameterSet p, boolean secret) {
+        return (secret ? "expand_sk_" : "expand_pk_") + tag(p);
+    }
+
+    /** The entry point of a launch on cached keys: {@code sign_keyed_<tag>} or {@code verify_keyed_<tag>}. */
+    static String keyedName(ParameterSet p, Operation op) {
+        return switch (op) {
+            case SIGN -> "sign_keyed_" + tag(p);
+            case VERIFY -> "verify_keyed_" + tag(p);
+            case KEYGEN -> throw new IllegalArgumentException("key generation reads no cached key");
+        };
+    }
+
+    /** The {@code __constant__ int32_t} holding one slot's bytes: {@code slot_bytes_sk_<tag>} or {@code slot_bytes_pk_<tag>}. */
+    static String slotBytesName(ParameterSet p, boolean secret) {
+        return (secret ? "slot_bytes_sk_" : "slot_bytes_pk_") + tag(p);
+    }
+
+    /** Whether an expansion may report {@code status}: OK, or (private keys only) INVALID_KEY. */
+    static boolean expandStatusAllowed(boolean secret, byte status) {
+        return status == STATUS_OK || secret && status == STATUS_INVALID_KEY;
+    }
+
     /** Whether a kernel may report {@code status} for a task of {@code op}. */
     static boolean statusAllowed(Operation op, byte status) {
         return switch (op) {

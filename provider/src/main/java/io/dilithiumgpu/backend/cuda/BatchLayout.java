@@ -81,10 +81,10 @@ final class BatchLayout {
 
     /**
      * The block size that holds a layout of {@code tasks} tasks for every parameter set and
-     * operation: what a slot allocates once.
+     * operation, plain or on cached keys ({@link KeyedLayout}): what a slot allocates once.
      */
     static long capacityBytes(int tasks) {
-        long max = 0;
+        long max = KeyedLayout.capacityBytes(tasks);
         for (ParameterSet p : ParameterSet.values()) {
             for (Operation op : Operation.values()) {
                 max = Math.max(max, of(p, op, tasks).totalBytes());

@@ -31,6 +31,12 @@ final class Chunk {
     final ByteBuffer[] views;
     /** Told of each task as it ends (its index in the call) when the plan {@link ChunkPlan#tellsEarly}; else null. */
     final TaskListener early;
+    /**
+     * The call's key objects, one per task ({@link io.dilithiumgpu.core.PrivateKeyCache}s for
+     * signing, {@link io.dilithiumgpu.core.PublicKeyCache}s for verification, null entries for
+     * tasks without one), or null: the chunk then never uses the device key cache ({@link KeyedRun}).
+     */
+    final Object[] keys;
     final CompletableFuture<Void> done = new CompletableFuture<>();
     /** {@link System#nanoTime()} when queued for a slot, or claimed by its caller. */
     long queuedNanos;
@@ -43,6 +49,12 @@ final class Chunk {
      */
     Chunk(ParameterSet params, Operation op, ChunkPlan plan, int index, byte[][] arrays, Pointer[] pinned,
           ByteBuffer[] views, TaskListener early) {
+        this(params, op, plan, index, arrays, pinned, views, early, null);
+    }
+
+    /** As above, with the call's key objects ({@link #keys}), or null. */
+    Chunk(ParameterSet params, Operation op, ChunkPlan plan, int index, byte[][] arrays, Pointer[] pinned,
+          ByteBuffer[] views, TaskListener early, Object[] keys) {
         this.params = params;
         this.op = op;
         this.plan = plan;
@@ -52,5 +64,6 @@ final class Chunk {
         this.pinned = pinned;
         this.views = views;
         this.early = plan.tellsEarly() ? early : null;
+        this.keys = keys;
     }
 }

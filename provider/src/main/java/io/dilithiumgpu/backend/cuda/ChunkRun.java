@@ -27,6 +27,8 @@ final class ChunkRun {
     long packed;
     /** When the chunk's uploads, launch and download had been submitted. */
     private long submitted;
+    /** The chunk run on the device key cache instead, or null ({@link KeyedRun}). */
+    private KeyedRun keyed;
 
     private ChunkRun(StreamSlot slot, Chunk c, long started) {
         this.slot = slot;
@@ -55,6 +57,10 @@ final class ChunkRun {
         ChunkRun run = new ChunkRun(slot, c, System.nanoTime());
         try {
             slot.device().bind(run.where);
+            run.keyed = KeyedRun.start(slot, c, run.where, run.started);
+            if (run.keyed != null) {
+                return run;
+            }
             run.transfer.upload(run);
             slot.launch(run.kernel, run.layout, run.transfer.outputs(), run.where);
             run.transfer.download(run);
@@ -80,6 +86,10 @@ final class ChunkRun {
      *                          its operation allows; the outputs are then unspecified
      */
     void finish(CudaStats stats, Runnable outputsReady) {
+        if (keyed != null) {
+            keyed.finish(stats, outputsReady);
+            return;
+        }
         Chunk c = chunk;
         boolean sleep = c.plan.sleep();
         Throwable failure = null;

@@ -56,6 +56,7 @@ public final class CudaBackend implements Backend {
     CudaBackend(CudaConfig config, LongSupplier nanoClock) {
         this.config = config;
         this.health = new Health(config.retryAfter(), nanoClock);
+        stats.keyBytesFrom(this::keyCacheBytes);
     }
 
     /**
@@ -138,8 +139,13 @@ public final class CudaBackend implements Backend {
      * signatures and statuses into host memory, each status after its signature, so that the
      * records' listener is told of each task as its status appears (a slot polls while the launch
      * runs). Records in other host buffers go through heap copies ({@link HostBatches}); heap
-     * records through the slots' own pinned blocks. Key caches are ignored: the kernels decode
-     * keys on the device.
+     * records through the slots' own pinned blocks.
+     *
+     * <p>Key caches ({@link BatchRecords#withCaches}) name each task's key object: signing and
+     * verification chunks then use each GPU's device key cache ({@code DeviceKeyCache}): a key seen
+     * before (or held twice by one chunk) is expanded once into device memory, and later tasks of
+     * it upload only μ, rnd or the signature. Such chunks tell no listener early. Records without
+     * caches run as before.
      */
     @Override
     public void run(BatchRecords records) {
@@ -159,7 +165,7 @@ public final class CudaBackend implements Backend {
         arrays[records.fields()] = records.status();
         DeviceSet set = devices();
         try {
-            set.run(records.params(), records.op(), records.count(), arrays);
+            set.run(records.params(), records.op(), records.count(), arrays, null, null, null, keys(records));
         } catch (BackendException e) {
             failed(set, e);
             throw e;
@@ -218,12 +224,32 @@ public final class CudaBackend implements Backend {
         byte[][] arrays = new byte[fields + 1][];
         arrays[fields] = records.status();
         try {
-            set.run(records.params(), records.op(), records.count(), arrays, pointers, views, records.listener());
+            set.run(records.params(), records.op(), records.count(), arrays, pointers, views, records.listener(),
+                    keys(records));
         } catch (BackendException e) {
             failed(set, e);
             throw e;
         }
         return true;
+    }
+
+    /** The records' key objects, one per task, or null. */
+    private static Object[] keys(BatchRecords records) {
+        return switch (records.op()) {
+            case SIGN -> records.privateKeyCaches();
+            case VERIFY -> records.publicKeyCaches();
+            case KEYGEN -> null;
+        };
+    }
+
+    /** Bytes the open devices' key caches hold. */
+    private long keyCacheBytes() {
+        DeviceSet set = openDevices();
+        if (set == null) {
+            return 0;
+        }
+        return set.slots().stream().map(StreamSlot::device).distinct().map(DeviceContext::keyCache)
+                .filter(java.util.Objects::nonNull).mapToLong(DeviceKeyCache::bytesHeld).sum();
     }
 
     /** The open devices; opens them if none are and the retry delay allows. */
@@ -237,6 +263,7 @@ public final class CudaBackend implements Backend {
         health.checkMayOpen();
         try {
             devices = DeviceSet.open(config, stats);
+            openKeyCaches(devices);
         } catch (CudaLoader.Unavailable e) {
             BackendException failure = new BackendException("CUDA unavailable (" + e.reason() + "): "
                     + e.getMessage(), e);
@@ -259,6 +286,18 @@ public final class CudaBackend implements Backend {
         }
         LOG.log(System.Logger.Level.INFO, "CUDA backend open: " + description);
         return devices;
+    }
+
+    /** Opens each device's key cache; on failure closes {@code set} and throws. */
+    private void openKeyCaches(DeviceSet set) {
+        try {
+            for (DeviceContext device : set.slots().stream().map(StreamSlot::device).distinct().toList()) {
+                device.openKeyCache(config.keyCacheBytes(), stats);
+            }
+        } catch (RuntimeException e) {
+            set.close();
+            throw e instanceof BackendException b ? b : new BackendException("key cache: " + e, e);
+        }
     }
 
     /** Marks the backend unhealthy and tears {@code set} down, unless another failure already did. */

@@ -73,4 +73,19 @@ public interface CudaBackendMXBean {
      * from zero when they reopen as a different number of devices.
      */
     long[] getTaskCountPerDevice();
+
+    /**
+     * Keys found in a device key cache, ready: one per key per launch (a launch of 1,000 tasks of
+     * one cached key counts one hit). Launches of records without key objects look nothing up.
+     */
+    long getKeyCacheHits();
+
+    /** Keys looked up and not found ready (then expanded into the cache, or run uncached). */
+    long getKeyCacheMisses();
+
+    /** Cached keys evicted (least recently used first) to make room for another key. */
+    long getKeyCacheEvictions();
+
+    /** Device memory the key caches of the open GPUs hold now (slots holding or filling a key). */
+    long getKeyCacheBytes();
 }

@@ -11,13 +11,22 @@ import jcuda.driver.CUctx_flags;
 
 /**
  * Sizing, waiting and recovery settings of the CUDA backend, immutable. Build one with
- * {@link #builder()}; {@link #fromSystemProperties()} reads the one public knob,
- * {@value #STREAMS_PROPERTY} (README, Configuration). The other settings are for benchmarks and
- * tests, which set them through the builder.
+ * {@link #builder()}; {@link #fromSystemProperties()} reads the public knobs,
+ * {@value #STREAMS_PROPERTY} and {@value #KEY_CACHE_PROPERTY} (README, Configuration). The other
+ * settings are for benchmarks and tests, which set them through the builder.
  */
 public final class CudaConfig {
-    /** Streams (slots) per GPU: the one CUDA setting read from a system property. */
+    /** Streams (slots) per GPU, read from a system property. */
     public static final String STREAMS_PROPERTY = "dilithiumgpu.cuda.streams";
+
+    /**
+     * Device memory for cached keys ({@link DeviceKeyCache}), per GPU, parameter set and form
+     * (private or public keys): {@code auto} (the default: the GPU's memory / 64), a byte count
+     * with an optional {@code k}, {@code m} or {@code g} suffix (KiB, MiB, GiB), or 0 for no cache.
+     */
+    public static final String KEY_CACHE_PROPERTY = "dilithiumgpu.cuda.keyCacheBytes";
+    /** {@link #keyCacheBytes()} when the bound follows the GPU's memory. */
+    public static final long KEY_CACHE_AUTO = -1;
 
     /** Pinned blocks are addressed through one {@code ByteBuffer}, so they stay below 2 GiB. */
     private static final long MAX_BLOCK_BYTES = Integer.MAX_VALUE;
@@ -63,6 +72,7 @@ public final class CudaConfig {
     private final Duration retryAfter;
     private final Sync sync;
     private final List<Integer> devices;
+    private final long keyCacheBytes;
 
     private CudaConfig(Builder b) {
         this.streamsPerDevice = b.streamsPerDevice;
@@ -72,6 +82,7 @@ public final class CudaConfig {
         this.retryAfter = b.retryAfter;
         this.sync = b.sync;
         this.devices = b.devices;
+        this.keyCacheBytes = b.keyCacheBytes;
     }
 
     /** A builder that starts from the {@link #defaults()}. */
@@ -102,10 +113,10 @@ public final class CudaConfig {
     }
 
     /**
-     * A builder holding the defaults and {@value #STREAMS_PROPERTY} of {@code props}, for callers
-     * that change more (the benchmarks).
+     * A builder holding the defaults and {@value #STREAMS_PROPERTY} and {@value #KEY_CACHE_PROPERTY}
+     * of {@code props}, for callers that change more (the benchmarks).
      *
-     * @throws IllegalArgumentException when the property is not a positive integer
+     * @throws IllegalArgumentException when a property's value is not valid, naming it
      */
     public static Builder builder(Properties props) {
         Builder b = builder();
@@ -117,7 +128,34 @@ public final class CudaConfig {
                 throw new IllegalArgumentException(STREAMS_PROPERTY + " is not an integer: '" + streams + "'", e);
             }
         }
+        String keyCache = props.getProperty(KEY_CACHE_PROPERTY);
+        if (keyCache != null) {
+            b.keyCacheBytes(parseBytes(keyCache));
+        }
         return b;
+    }
+
+    /** {@value #KEY_CACHE_PROPERTY}'s value: {@code auto}, or bytes with an optional k, m or g suffix. */
+    static long parseBytes(String value) {
+        String v = value.strip().toLowerCase(Locale.ROOT);
+        if (v.equals("auto")) {
+            return KEY_CACHE_AUTO;
+        }
+        long unit = 1;
+        if (!v.isEmpty() && "kmg".indexOf(v.charAt(v.length() - 1)) >= 0) {
+            unit = 1L << (10 * ("kmg".indexOf(v.charAt(v.length() - 1)) + 1));
+            v = v.substring(0, v.length() - 1).strip();
+        }
+        try {
+            long n = Long.parseLong(v);
+            if (n < 0) {
+                throw new IllegalArgumentException(KEY_CACHE_PROPERTY + " is negative: '" + value + "'");
+            }
+            return Math.multiplyExact(n, unit);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException(KEY_CACHE_PROPERTY + " is not auto or a byte count (k, m, g "
+                    + "suffixes allowed): '" + value + "'", e);
+        }
     }
 
     /**
@@ -153,29 +191,39 @@ public final class CudaConfig {
      */
     public List<Integer> devices() { return devices; }
 
+    /**
+     * Device memory for cached keys per GPU, parameter set and form: {@link #KEY_CACHE_AUTO} (the
+     * GPU's memory / 64), or bytes (0: no cache).
+     */
+    public long keyCacheBytes() { return keyCacheBytes; }
+
     /** A builder holding this configuration. */
     public Builder toBuilder() {
         return builder().streamsPerDevice(streamsPerDevice).slotTasks(slotTasks).minChunkTasks(minChunkTasks)
-                .copyThreads(copyThreads).retryAfter(retryAfter).sync(sync).devices(devices);
+                .copyThreads(copyThreads).retryAfter(retryAfter).sync(sync).devices(devices)
+                .keyCacheBytes(keyCacheBytes);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof CudaConfig c && streamsPerDevice == c.streamsPerDevice && slotTasks == c.slotTasks
                 && minChunkTasks == c.minChunkTasks && copyThreads == c.copyThreads
-                && retryAfter.equals(c.retryAfter) && sync == c.sync && devices.equals(c.devices);
+                && retryAfter.equals(c.retryAfter) && sync == c.sync && devices.equals(c.devices)
+                && keyCacheBytes == c.keyCacheBytes;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, sync, devices);
+        return Objects.hash(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, sync, devices,
+                keyCacheBytes);
     }
 
     @Override
     public String toString() {
         return "streams " + streamsPerDevice + ", slot tasks " + slotTasks + ", min chunk tasks " + minChunkTasks
                 + ", copy threads " + copyThreads + ", retry after " + retryAfter.toMillis() + " ms, "
-                + sync.name().toLowerCase(Locale.ROOT) + " waits" + (devices.isEmpty() ? "" : ", devices " + devices);
+                + sync.name().toLowerCase(Locale.ROOT) + " waits" + (devices.isEmpty() ? "" : ", devices " + devices)
+                + ", key cache " + (keyCacheBytes == KEY_CACHE_AUTO ? "auto" : keyCacheBytes + " bytes");
     }
 
     /** Starts from the {@link #defaults()}; each setter checks its argument. */
@@ -187,8 +235,18 @@ public final class CudaConfig {
         private Duration retryAfter = Duration.ofSeconds(30);
         private Sync sync = Sync.ADAPTIVE;
         private List<Integer> devices = List.of();
+        private long keyCacheBytes = KEY_CACHE_AUTO;
 
         private Builder() {}
+
+        /** @param bytes per GPU, set and form: ≥ 0 (0: no key cache), or {@link #KEY_CACHE_AUTO} */
+        public Builder keyCacheBytes(long bytes) {
+            if (bytes < 0 && bytes != KEY_CACHE_AUTO) {
+                throw new IllegalArgumentException(KEY_CACHE_PROPERTY + " must be ≥ 0 or auto: " + bytes);
+            }
+            this.keyCacheBytes = bytes;
+            return this;
+        }
 
         /** @param streams ≥ 1 */
         public Builder streamsPerDevice(int streams) {

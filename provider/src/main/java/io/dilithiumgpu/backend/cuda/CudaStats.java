@@ -19,6 +19,11 @@ final class CudaStats implements CudaBackendMXBean {
     private final LongAdder toldEarly = new LongAdder();
     private final LongAdder inline = new LongAdder();
     private volatile AtomicLongArray perDevice = new AtomicLongArray(0);
+    private final LongAdder keyHits = new LongAdder();
+    private final LongAdder keyMisses = new LongAdder();
+    private final LongAdder keyEvictions = new LongAdder();
+    /** Bytes the open devices' key caches hold; set by the backend. */
+    private volatile java.util.function.LongSupplier keyBytes = () -> 0;
 
     CudaStats(Supplier<String> description) {
         this.description = description;
@@ -71,6 +76,39 @@ final class CudaStats implements CudaBackendMXBean {
             out[d] = counts.get(d);
         }
         return out;
+    }
+
+    /** One key of one launch looked up in a device key cache: a hit, or a miss; {@code evicted}: it took an evicted key's slot. */
+    void keyLookup(boolean hit, boolean evicted) {
+        (hit ? keyHits : keyMisses).increment();
+        if (evicted) {
+            keyEvictions.increment();
+        }
+    }
+
+    /** Where {@link #getKeyCacheBytes()} comes from: the open devices' caches. */
+    void keyBytesFrom(java.util.function.LongSupplier bytes) {
+        this.keyBytes = bytes;
+    }
+
+    @Override
+    public long getKeyCacheHits() {
+        return keyHits.sum();
+    }
+
+    @Override
+    public long getKeyCacheMisses() {
+        return keyMisses.sum();
+    }
+
+    @Override
+    public long getKeyCacheEvictions() {
+        return keyEvictions.sum();
+    }
+
+    @Override
+    public long getKeyCacheBytes() {
+        return keyBytes.getAsLong();
     }
 
     /** A chunk its caller ran on its own thread. */

@@ -3,9 +3,12 @@ package io.dilithiumgpu.backend.cuda;
 import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
+import jcuda.CudaException;
+import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdevice_attribute;
+import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUfunction_attribute;
 import jcuda.driver.CUmodule;
 import jcuda.driver.JCudaDriver;
@@ -37,6 +40,9 @@ final class DeviceContext implements AutoCloseable {
     private UploadLane uploads;
     private HostCopier copier;
     private final Map<ParameterSet, Map<Operation, Kernel>> kernels = new EnumMap<>(ParameterSet.class);
+    /** The key cache's entry points per set; a set the module has none for is absent (its keys go uncached). */
+    private final Map<ParameterSet, KeyedKernels> keyedKernels = new EnumMap<>(ParameterSet.class);
+    private DeviceKeyCache keyCache;
     private boolean closed;
 
     private DeviceContext(int ordinal, CUdevice device, CUcontext context, String description, int multiprocessors) {
@@ -95,7 +101,36 @@ final class DeviceContext implements AutoCloseable {
                 byOp.put(op, resolve(BatchAbi.entryName(p, op), sharedOptIn));
             }
             kernels.put(p, byOp);
+            try {
+                keyedKernels.put(p, new KeyedKernels(resolve(BatchAbi.expandName(p, true), sharedOptIn),
+                        resolve(BatchAbi.expandName(p, false), sharedOptIn),
+                        resolve(BatchAbi.keyedName(p, Operation.SIGN), sharedOptIn),
+                        resolve(BatchAbi.keyedName(p, Operation.VERIFY), sharedOptIn),
+                        slotBytes(BatchAbi.slotBytesName(p, true)), slotBytes(BatchAbi.slotBytesName(p, false))));
+            } catch (CudaLoader.Unavailable | IllegalArgumentException e) {
+                LOG.log(System.Logger.Level.INFO, "no device key cache for " + p + " on " + description + ": "
+                        + e.getMessage());
+            }
         }
+    }
+
+    /** Reads one {@code __constant__ int32_t} slot size of the module. */
+    private int slotBytes(String global) throws CudaLoader.Unavailable {
+        CUdeviceptr address = new CUdeviceptr();
+        long[] size = new long[1];
+        int[] value = new int[1];
+        try {
+            JCudaDriver.cuModuleGetGlobal(address, size, module, global);
+            if (size[0] != 4) {
+                throw new CudaLoader.Unavailable(CudaLoader.Reason.MODULE_LOAD, "the fatbin's " + global + " holds "
+                        + size[0] + " bytes, the ABI expects 4", null);
+            }
+            JCudaDriver.cuMemcpyDtoH(Pointer.to(value), address, 4);
+        } catch (CudaException e) {
+            throw new CudaLoader.Unavailable(CudaLoader.Reason.MODULE_LOAD, "the fatbin's " + global
+                    + " cannot be read (" + e.getMessage() + ")", e);
+        }
+        return value[0];
     }
 
     private Kernel resolve(String name, int sharedOptIn) throws CudaLoader.Unavailable {
@@ -184,6 +219,36 @@ final class DeviceContext implements AutoCloseable {
         return kernels.get(p).get(op);
     }
 
+    /** The key cache's entry points for {@code p}, or null when the module has none. */
+    KeyedKernels keyedKernels(ParameterSet p) {
+        return keyedKernels.get(p);
+    }
+
+    /** The device's key cache, or null when it has none (no keyed entry points, or a bound of 0). */
+    DeviceKeyCache keyCache() {
+        return keyCache;
+    }
+
+    /**
+     * Opens the device's key cache of {@code boundBytes} per parameter set and form
+     * ({@link CudaConfig#KEY_CACHE_AUTO}: the GPU's memory / {@value DeviceKeyCache#DEFAULT_FRACTION};
+     * 0: none), counting into {@code stats}. Nothing is allocated until a key is admitted.
+     */
+    void openKeyCache(long boundBytes, CudaStats stats) {
+        if (boundBytes == 0 || keyedKernels.isEmpty()) {
+            return;
+        }
+        long bound = boundBytes;
+        if (bound == CudaConfig.KEY_CACHE_AUTO) {
+            long[] total = new long[1];
+            CudaCall.check("cuDeviceTotalMem(device " + ordinal + ")",
+                    () -> JCudaDriver.cuDeviceTotalMem(total, device));
+            bound = total[0] / DeviceKeyCache.DEFAULT_FRACTION;
+        }
+        bind("opening the key cache");
+        keyCache = DeviceKeyCache.open(this, bound, stats);
+    }
+
     /**
      * How many stream slots of {@code slotTasks} tasks this device holds in at most half its memory
      * (each: a device block and a workspace), between 1 and {@code wanted}: slots are sized for the
@@ -202,6 +267,11 @@ final class DeviceContext implements AutoCloseable {
         for (Map<Operation, Kernel> byOp : kernels.values()) {
             for (Kernel k : byOp.values()) {
                 max = Math.max(max, k.config().workspaceBytes(tasks, multiprocessors));
+            }
+        }
+        for (KeyedKernels k : keyedKernels.values()) {
+            for (Kernel kernel : new Kernel[] {k.expandSk(), k.expandPk(), k.signKeyed(), k.verifyKeyed()}) {
+                max = Math.max(max, kernel.config().workspaceBytes(tasks, multiprocessors));
             }
         }
         return max;
@@ -223,6 +293,9 @@ final class DeviceContext implements AutoCloseable {
         }
         try {
             JCudaDriver.cuCtxSetCurrent(context);
+            if (keyCache != null) {
+                keyCache.close();
+            }
             if (uploads != null) {
                 uploads.close();
             }

@@ -257,10 +257,19 @@ final class DeviceSet implements AutoCloseable {
      */
     void run(ParameterSet params, Operation op, int n, byte[][] arrays, Pointer[] pinned, ByteBuffer[] views,
              TaskListener early) {
+        run(params, op, n, arrays, pinned, views, early, null);
+    }
+
+    /**
+     * As above, with the call's key objects, one per task, or null ({@link Chunk#keys}): chunks
+     * with them run on the device key cache where it helps ({@link KeyedRun}).
+     */
+    void run(ParameterSet params, Operation op, int n, byte[][] arrays, Pointer[] pinned, ByteBuffer[] views,
+             TaskListener early, Object[] keys) {
         ChunkPlan plan = ChunkPlan.of(n, op, pinned != null, early != null, config, loads());
         List<Chunk> chunks = new ArrayList<>(plan.chunks());
         for (int i = 0; i < plan.chunks(); i++) {
-            chunks.add(new Chunk(params, op, plan, i, arrays, pinned, views, early));
+            chunks.add(new Chunk(params, op, plan, i, arrays, pinned, views, early, keys));
             inFlight.incrementAndGet(plan.device(i));
         }
         try {

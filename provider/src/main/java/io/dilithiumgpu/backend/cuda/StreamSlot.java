@@ -197,6 +197,16 @@ final class StreamSlot implements AutoCloseable {
         return device;
     }
 
+    /** Bytes of the pinned block and of the device block. */
+    long blockBytes() {
+        return blockBytes;
+    }
+
+    /** Bytes of the workspace. */
+    long workspaceBytes() {
+        return workspaceBytes;
+    }
+
     /**
      * Claims the slot for the calling thread if nobody uses it, for a caller that runs a chunk
      * itself ({@link ChunkRun#launch} and {@link ChunkRun#finish} from the same thread);
@@ -289,11 +299,20 @@ final class StreamSlot implements AutoCloseable {
      */
     void resetStatusAndScratch(BatchLayout layout, String where, boolean statusOnDevice) {
         if (statusOnDevice) {
-            BatchLayout.Region status = layout.status();
-            CudaCall.check("cuMemsetD8Async(status, " + where + ")",
-                    () -> JCudaDriver.cuMemsetD8Async(deviceBlock.withByteOffset(status.offset()), UNWRITTEN,
-                            layout.tasks(), stream));
+            resetStatusAndScratch(layout.status().offset(), layout.tasks(), where);
+            return;
         }
+        CudaCall.check("cuMemsetD32Async(scratch, " + where + ")",
+                () -> JCudaDriver.cuMemsetD32Async(scratch, 0, BatchAbi.SCRATCH_WORDS, stream));
+    }
+
+    /**
+     * Marks {@code tasks} status bytes at {@code statusOffset} of the device block unwritten and
+     * zeroes the scratch words, before a launch that writes its statuses there.
+     */
+    void resetStatusAndScratch(long statusOffset, int tasks, String where) {
+        CudaCall.check("cuMemsetD8Async(status, " + where + ")",
+                () -> JCudaDriver.cuMemsetD8Async(deviceBlock.withByteOffset(statusOffset), UNWRITTEN, tasks, stream));
         CudaCall.check("cuMemsetD32Async(scratch, " + where + ")",
                 () -> JCudaDriver.cuMemsetD32Async(scratch, 0, BatchAbi.SCRATCH_WORDS, stream));
     }
@@ -303,18 +322,31 @@ final class StreamSlot implements AutoCloseable {
      * is not null (a published chunk's outputs in host memory), else in the device block.
      */
     void launch(Kernel kernel, BatchLayout layout, CUdeviceptr[] outputs, String where) {
-        KernelConfig cfg = kernel.config();
         List<BatchLayout.Region> regions = layout.regions();
-        NativePointerObject[] args = new NativePointerObject[regions.size() + 3];
+        CUdeviceptr[] arrays = new CUdeviceptr[regions.size()];
         for (int r = 0; r < regions.size(); r++) {
-            args[r] = Pointer.to(outputs != null && outputs[r] != null ? outputs[r]
-                    : deviceBlock.withByteOffset(regions.get(r).offset()));
+            arrays[r] = outputs != null && outputs[r] != null ? outputs[r]
+                    : deviceBlock.withByteOffset(regions.get(r).offset());
         }
-        args[regions.size()] = Pointer.to(new int[] {layout.tasks()});
-        args[regions.size() + 1] = Pointer.to(scratch);
-        args[regions.size() + 2] = Pointer.to(workspace);
-        int grid = cfg.gridFor(layout.tasks(), device.multiprocessors());
-        if (cfg.workspaceBytes(layout.tasks(), device.multiprocessors()) > workspaceBytes) {
+        launch(kernel, arrays, layout.tasks(), where);
+    }
+
+    /**
+     * Launches {@code kernel} for {@code tasks} tasks on {@code arrays} (its pointer parameters, in
+     * order; an entry may be a null device pointer), followed by the task count, the scratch
+     * words and the workspace, as every entry point of {@code batch_abi.h} takes them.
+     */
+    void launch(Kernel kernel, CUdeviceptr[] arrays, int tasks, String where) {
+        KernelConfig cfg = kernel.config();
+        NativePointerObject[] args = new NativePointerObject[arrays.length + 3];
+        for (int r = 0; r < arrays.length; r++) {
+            args[r] = Pointer.to(arrays[r]);
+        }
+        args[arrays.length] = Pointer.to(new int[] {tasks});
+        args[arrays.length + 1] = Pointer.to(scratch);
+        args[arrays.length + 2] = Pointer.to(workspace);
+        int grid = cfg.gridFor(tasks, device.multiprocessors());
+        if (cfg.workspaceBytes(tasks, device.multiprocessors()) > workspaceBytes) {
             throw new IllegalStateException(kernel.name() + " needs more workspace than the slot holds");
         }
         CudaCall.check("cuLaunchKernel(grid " + grid + ", block " + cfg.threads() + ", " + where + ")",
@@ -390,18 +422,31 @@ final class StreamSlot implements AutoCloseable {
             zeroHostRegions(layout, true);
             zeroHostRegions(layout, false);
         }
-        try {
-            for (BatchLayout.Region region : layout.regions()) {
-                if (region.secret()) {
-                    CudaCall.check("cuMemsetD8Async(wipe " + region.name() + ", " + where + ")",
-                            () -> JCudaDriver.cuMemsetD8Async(deviceBlock.withByteOffset(region.offset()), (byte) 0,
-                                    region.bytes(n), stream));
-                }
+        List<long[]> ranges = new java.util.ArrayList<>();
+        for (BatchLayout.Region region : layout.regions()) {
+            if (region.secret()) {
+                ranges.add(new long[] {region.offset(), region.bytes(n)});
             }
-            long used = kernel.config().workspaceBytes(n, device.multiprocessors());
-            if (used > 0 && inFlight != null) {
+        }
+        wipeDevice(ranges, kernel.config().workspaceBytes(n, device.multiprocessors()), where, inFlight, sleep);
+    }
+
+    /**
+     * Queues the wipes of {@code ranges} ({offset, bytes} of the device block) on the slot's
+     * stream and records the wipes' event after them, as {@link #wipe} does for a layout's secret
+     * regions; after a failure ({@code inFlight}) also wipes the {@code workspaceUsed} bytes of
+     * the workspace and waits. The caller wipes the pinned block.
+     */
+    void wipeDevice(List<long[]> ranges, long workspaceUsed, String where, Throwable inFlight, boolean sleep) {
+        try {
+            for (long[] range : ranges) {
+                CudaCall.check("cuMemsetD8Async(wipe " + range[1] + " bytes at " + range[0] + ", " + where + ")",
+                        () -> JCudaDriver.cuMemsetD8Async(deviceBlock.withByteOffset(range[0]), (byte) 0, range[1],
+                                stream));
+            }
+            if (workspaceUsed > 0 && inFlight != null) {
                 CudaCall.check("cuMemsetD8Async(wipe workspace, " + where + ")",
-                        () -> JCudaDriver.cuMemsetD8Async(workspace, (byte) 0, used, stream));
+                        () -> JCudaDriver.cuMemsetD8Async(workspace, (byte) 0, workspaceUsed, stream));
             }
             CudaCall.check("cuEventRecord(wiped, " + where + ")", () -> JCudaDriver.cuEventRecord(wiped, stream));
             wipePending = true;

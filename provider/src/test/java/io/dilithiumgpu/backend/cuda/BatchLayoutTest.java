@@ -107,7 +107,7 @@ class BatchLayoutTest {
     @Test
     void capacityIsReachedBySomeLayout() {
         for (int n : TASK_COUNTS) {
-            long max = 0;
+            long max = KeyedLayout.capacityBytes(n);
             for (ParameterSet p : ParameterSet.values()) {
                 for (Operation op : Operation.values()) {
                     max = Math.max(max, BatchLayout.of(p, op, n).totalBytes());

@@ -1,0 +1,186 @@
+package io.dilithiumgpu.backend.cuda;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The tasks of one launch grouped by key: first by the key object each task names (its key
+ * cache, compared by reference, which costs no hashing), then merged by key identity (equal
+ * encodings of different key objects share a group). A task without a key object, or whose
+ * bytes are not its key object's ({@link #detach}), is alone. Pure: the device key cache builds
+ * one per launch and turns it into the launch's {@code keyOf} ({@link #keyOf}).
+ *
+ * <p>Tasks are numbered 0..n-1 within the launch; groups 0..groups()-1 in the order of their
+ * first task.
+ */
+final class KeyGroups {
+    private final int[] groupOf;
+    private final int[] firstTask;
+    private final int[] tasks;
+
+    private KeyGroups(int[] groupOf, int[] firstTask, int[] tasks) {
+        this.groupOf = groupOf;
+        this.firstTask = firstTask;
+        this.tasks = tasks;
+    }
+
+    /**
+     * Groups tasks {@code refs[first .. first + count)} by reference: tasks whose entries are the
+     * same object share a group; a null entry leaves its task alone (group -1).
+     */
+    static KeyGroups of(Object[] refs, int first, int count) {
+        int[] groupOf = new int[count];
+        Map<Object, Integer> index = new IdentityHashMap<>();
+        int[] firstTask = new int[Math.min(count, 16)];
+        int[] tasks = new int[firstTask.length];
+        int groups = 0;
+        for (int i = 0; i < count; i++) {
+            Object ref = refs[first + i];
+            if (ref == null) {
+                groupOf[i] = -1;
+                continue;
+            }
+            Integer g = index.get(ref);
+            if (g == null) {
+                g = groups++;
+                index.put(ref, g);
+                if (g == firstTask.length) {
+                    firstTask = Arrays.copyOf(firstTask, Math.min(count, 2 * g));
+                    tasks = Arrays.copyOf(tasks, firstTask.length);
+                }
+                firstTask[g] = i;
+            }
+            groupOf[i] = g;
+            tasks[g]++;
+        }
+        return new KeyGroups(groupOf, Arrays.copyOf(firstTask, groups), Arrays.copyOf(tasks, groups));
+    }
+
+    /** One group for all {@code count} tasks: a one-key launch. */
+    static KeyGroups one(int count) {
+        return new KeyGroups(new int[count], new int[] {0}, new int[] {count});
+    }
+
+    int tasks() {
+        return groupOf.length;
+    }
+
+    int groups() {
+        return firstTask.length;
+    }
+
+    /** Task i's group, or -1 when it is alone. */
+    int groupOf(int task) {
+        return groupOf[task];
+    }
+
+    /** The first task of group g (the one whose bytes stand for the group). */
+    int firstTask(int g) {
+        return firstTask[g];
+    }
+
+    /** Tasks in group g. */
+    int tasks(int g) {
+        return tasks[g];
+    }
+
+    /** Takes task i out of its group (its bytes are not its key object's): it runs alone, uncached. */
+    void detach(int task) {
+        int g = groupOf[task];
+        if (g >= 0) {
+            groupOf[task] = -1;
+            tasks[g]--;
+            if (firstTask[g] == task) {
+                int next = -1;
+                for (int i = task + 1; i < groupOf.length && next < 0; i++) {
+                    next = groupOf[i] == g ? i : -1;
+                }
+                firstTask[g] = next;
+            }
+        }
+    }
+
+    /**
+     * Merges groups by key: {@code keys.get(g)} is group g's identity, or null when it has none
+     * (its tasks then run alone). Groups with equal keys become one; groups left empty by
+     * {@link #detach} drop out.
+     *
+     * @param merged receives the key of each group of the result, in order
+     */
+    <K> KeyGroups byKey(List<K> keys, List<K> merged) {
+        if (keys.size() != groups()) {
+            throw new IllegalArgumentException(keys.size() + " keys for " + groups() + " groups");
+        }
+        Map<K, Integer> index = new HashMap<>();
+        int[] remap = new int[groups()];
+        List<Integer> first = new ArrayList<>();
+        List<Integer> count = new ArrayList<>();
+        for (int g = 0; g < groups(); g++) {
+            K key = keys.get(g);
+            if (key == null || tasks[g] == 0) {
+                remap[g] = -1;
+                continue;
+            }
+            Integer to = index.get(key);
+            if (to == null) {
+                to = first.size();
+                index.put(key, to);
+                first.add(firstTask[g]);
+                count.add(0);
+                merged.add(key);
+            } else if (firstTask[g] < first.get(to)) {
+                first.set(to, firstTask[g]);
+            }
+            count.set(to, count.get(to) + tasks[g]);
+            remap[g] = to;
+        }
+        int[] newGroupOf = new int[groupOf.length];
+        for (int i = 0; i < groupOf.length; i++) {
+            newGroupOf[i] = groupOf[i] < 0 ? -1 : remap[groupOf[i]];
+        }
+        return new KeyGroups(newGroupOf, first.stream().mapToInt(Integer::intValue).toArray(),
+                count.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    /**
+     * The launch's key references, given each group's slot (-1: the group runs uncached): see
+     * {@link KeyedTasks}. Each uncached group gets one packed record (its first task's key); each
+     * task alone gets its own.
+     */
+    KeyedTasks keyOf(int[] slotOfGroup) {
+        if (slotOfGroup.length != groups()) {
+            throw new IllegalArgumentException(slotOfGroup.length + " slots for " + groups() + " groups");
+        }
+        int n = groupOf.length;
+        int[] keyOf = new int[n];
+        int[] records = new int[n];
+        int[] recordOfGroup = new int[groups()];
+        Arrays.fill(recordOfGroup, -1);
+        int r = 0;
+        int cached = 0;
+        for (int i = 0; i < n; i++) {
+            int g = groupOf[i];
+            if (g >= 0 && slotOfGroup[g] >= 0) {
+                keyOf[i] = slotOfGroup[g];
+                cached++;
+                continue;
+            }
+            int record;
+            if (g >= 0 && recordOfGroup[g] >= 0) {
+                record = recordOfGroup[g];
+            } else {
+                record = r++;
+                records[record] = g >= 0 ? firstTask[g] : i;
+                if (g >= 0) {
+                    recordOfGroup[g] = record;
+                }
+            }
+            keyOf[i] = -record - 1;
+        }
+        return new KeyedTasks(keyOf, Arrays.copyOf(records, r), cached);
+    }
+}

@@ -1,0 +1,159 @@
+package io.dilithiumgpu.backend.cuda;
+
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.core.ParameterSet;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where the arrays of a launch of the key cache's entry points (CACHE_ABI) lie in a slot's memory
+ * block, as {@link BatchLayout} does for the plain ones: inputs first, then outputs, the status
+ * bytes last, each array on a {@value BatchLayout#ALIGNMENT}-byte boundary. Unlike a plain layout
+ * the arrays hold different record counts: a launch on cached keys carries the packed records of
+ * its uncached keys only ({@link #launch}); an expansion carries one record per key
+ * ({@link #expand}). The slot array itself lives in the device cache's region, not in the block.
+ */
+final class KeyedLayout {
+
+    /**
+     * One array.
+     *
+     * @param records     records it holds
+     * @param recordBytes bytes of one record
+     */
+    record Part(String name, long offset, int records, int recordBytes, boolean input, boolean secret) {
+        long bytes() {
+            return (long) records * recordBytes;
+        }
+
+        long end() {
+            return offset + bytes();
+        }
+    }
+
+    private final int tasks;
+    private final List<Part> parts;
+
+    private KeyedLayout(int tasks, List<Part> parts) {
+        this.tasks = tasks;
+        this.parts = parts;
+    }
+
+    /**
+     * The layout of {@code sign_keyed_*} or {@code verify_keyed_*} for {@code tasks} tasks of which
+     * {@code uncached} packed keys are uploaded: keys ({@code privateKeys} or {@code publicKeys}),
+     * {@code keyOf} (int32 per task), {@code mus}, then {@code rnds} and {@code signatures} (out)
+     * for signing or {@code signatures} (in) for verification, and {@code status}.
+     */
+    static KeyedLayout launch(ParameterSet p, Operation op, int tasks, int uncached) {
+        if (tasks < 1 || uncached < 0 || uncached > tasks) {
+            throw new IllegalArgumentException(tasks + " tasks, " + uncached + " uncached keys");
+        }
+        Builder b = new Builder();
+        switch (op) {
+            case SIGN -> {
+                b.add("privateKeys", uncached, p.privateKeyBytes(), true, true);
+                b.add("keyOf", tasks, 4, true, false);
+                b.add("mus", tasks, BatchAbi.MU_BYTES, true, false);
+                b.add("rnds", tasks, p.rndBytes(), true, true);
+                b.add("signatures", tasks, p.signatureBytes(), false, false);
+            }
+            case VERIFY -> {
+                b.add("publicKeys", uncached, p.publicKeyBytes(), true, false);
+                b.add("keyOf", tasks, 4, true, false);
+                b.add("mus", tasks, BatchAbi.MU_BYTES, true, false);
+                b.add("signatures", tasks, p.signatureBytes(), true, false);
+            }
+            case KEYGEN -> throw new IllegalArgumentException("key generation reads no cached key");
+        }
+        b.add("status", tasks, 1, false, false);
+        return new KeyedLayout(tasks, List.copyOf(b.parts));
+    }
+
+    /**
+     * The layout of {@code expand_sk_*} ({@code secret}) or {@code expand_pk_*} for {@code keys}
+     * keys: the packed keys, {@code slotOf} (int32 per key) and {@code status}.
+     */
+    static KeyedLayout expand(ParameterSet p, boolean secret, int keys) {
+        if (keys < 1) {
+            throw new IllegalArgumentException(keys + " keys to expand");
+        }
+        Builder b = new Builder();
+        b.add("keys", keys, secret ? p.privateKeyBytes() : p.publicKeyBytes(), true, secret);
+        b.add("slotOf", keys, 4, true, false);
+        b.add("status", keys, 1, false, false);
+        return new KeyedLayout(keys, List.copyOf(b.parts));
+    }
+
+    /** The largest block a keyed launch or expansion of up to {@code tasks} tasks needs, over all sets. */
+    static long capacityBytes(int tasks) {
+        long max = 0;
+        for (ParameterSet p : ParameterSet.values()) {
+            max = Math.max(max, launch(p, Operation.SIGN, tasks, tasks).totalBytes());
+            max = Math.max(max, launch(p, Operation.VERIFY, tasks, tasks).totalBytes());
+            max = Math.max(max, expand(p, true, tasks).totalBytes());
+            max = Math.max(max, expand(p, false, tasks).totalBytes());
+        }
+        return max;
+    }
+
+    /** Tasks (keys, for an expansion): the record count of the status array. */
+    int tasks() {
+        return tasks;
+    }
+
+    List<Part> parts() {
+        return parts;
+    }
+
+    /** The array named {@code name}. */
+    Part part(String name) {
+        for (Part part : parts) {
+            if (part.name().equals(name)) {
+                return part;
+            }
+        }
+        throw new IllegalArgumentException("no array " + name);
+    }
+
+    Part status() {
+        return parts.get(parts.size() - 1);
+    }
+
+    /** Bytes from the block's start to the end of the last input array. */
+    long inputBytes() {
+        long end = 0;
+        for (Part part : parts) {
+            if (part.input()) {
+                end = part.end();
+            }
+        }
+        return end;
+    }
+
+    /** Offset of the first output array. */
+    long outputOffset() {
+        for (Part part : parts) {
+            if (!part.input()) {
+                return part.offset();
+            }
+        }
+        throw new IllegalStateException("a layout without outputs");
+    }
+
+    long totalBytes() {
+        return status().end();
+    }
+
+    private static final class Builder {
+        private final ArrayList<Part> parts = new ArrayList<>();
+        private long next;
+
+        void add(String name, int records, int recordBytes, boolean input, boolean secret) {
+            long offset = BatchLayout.align(next);
+            parts.add(new Part(name, offset, records, recordBytes, input, secret));
+            next = offset + (long) records * recordBytes;
+        }
+    }
+}

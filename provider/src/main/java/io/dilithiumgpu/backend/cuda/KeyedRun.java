@@ -1,0 +1,474 @@
+package io.dilithiumgpu.backend.cuda;
+
+import io.dilithiumgpu.backend.BackendException;
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.core.KeyIdentity;
+import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.PrivateKeyCache;
+import io.dilithiumgpu.core.PublicKeyCache;
+import jcuda.Pointer;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUevent;
+import jcuda.driver.JCudaDriver;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One chunk of signing or verification run on its device's {@link DeviceKeyCache}: the chunk's
+ * tasks grouped by key ({@link KeyGroups}), each key's route chosen by the region's
+ * {@link KeySlots} (a ready slot, a slot to fill now, or uncached), the admitted keys expanded
+ * into their slots ({@code expand_*}, waited for: an invalid private key leaves its slot and its
+ * tasks run uncached, where the kernel reports {@code INVALID_KEY} for them as {@code sign_*}
+ * does), then one {@code sign_keyed_*} / {@code verify_keyed_*} launch whose {@code keyOf} points
+ * each task at its slot or at one packed record of the uncached keys, only those uploaded.
+ *
+ * <p>Records: the tasks keep their order (a task's μ, rnd and signature are where the caller has
+ * them, so that records in registered host memory are copied straight from and to it); the keys'
+ * slots are read through L2 by all tasks of a key. Heap records go through the slot's pinned
+ * block. Outputs are downloaded after the launch (no early delivery).
+ *
+ * <p>Secrets: the uncached private keys and the rnds are wiped from the pinned and device blocks
+ * as in a plain chunk; the packed private keys an expansion read are wiped from both once it has
+ * run. The slots stay pinned from the routing until {@link #finish}, which releases them whatever
+ * happened.
+ *
+ * <p>Belongs to the thread that holds the slot; {@link ChunkRun} calls it.
+ */
+final class KeyedRun {
+    private final StreamSlot slot;
+    private final Chunk c;
+    private final String where;
+    private final DeviceKeyCache.Region region;
+    private final boolean secret;
+    private final int keyBytes;
+    private final KeyGroups groups;
+    private final List<KeyIdentity> keys;
+    private final KeySlots.Claim[] claims;
+    /** Keys whose slots this run pinned, for {@link KeySlots#release}. */
+    private final List<KeyIdentity> pinned = new ArrayList<>();
+    private KeyedLayout layout;
+    private KeyedTasks tasks;
+    private long started;
+    private long packed;
+    private long submitted;
+
+    private KeyedRun(StreamSlot slot, Chunk c, String where, DeviceKeyCache.Region region, KeyGroups groups,
+                     List<KeyIdentity> keys, KeySlots.Claim[] claims) {
+        this.slot = slot;
+        this.c = c;
+        this.where = where;
+        this.region = region;
+        this.secret = region.secret;
+        this.keyBytes = secret ? c.params.privateKeyBytes() : c.params.publicKeyBytes();
+        this.groups = groups;
+        this.keys = keys;
+        this.claims = claims;
+        for (int g = 0; g < claims.length; g++) {
+            if (claims[g].route() != KeySlots.Route.UNCACHED) {
+                pinned.add(keys.get(g));
+            }
+        }
+    }
+
+    /**
+     * Routes chunk {@code c}'s keys on {@code slot}'s device and, when some key reads or fills a
+     * slot, expands the admitted keys and launches the chunk on cached keys; the calling thread
+     * holds the slot and has the device's context current.
+     *
+     * @return the run, to be {@link #finish}ed; null when the chunk has no key objects, its device
+     *         no cache for the set, or no key of it is cached or admitted: it then runs as a plain
+     *         chunk, unchanged
+     * @throws BackendException on a CUDA error; the run's pins are released and its secrets wiped
+     */
+    static KeyedRun start(StreamSlot slot, Chunk c, String where, long started) {
+        if (c.keys == null || (c.op != Operation.SIGN && c.op != Operation.VERIFY)) {
+            return null;
+        }
+        DeviceKeyCache cache = slot.device().keyCache();
+        DeviceKeyCache.Region region = cache == null ? null : cache.region(c.params, c.op == Operation.SIGN);
+        if (region == null || region.slots.capacity() == 0) {
+            return null;
+        }
+        KeyedRun run = route(slot, c, where, region);
+        if (run == null) {
+            return null;
+        }
+        run.started = started;
+        try {
+            run.expand();
+            run.launch();
+            return run;
+        } catch (RuntimeException | Error e) {
+            run.cleanUp(e);
+            throw e;
+        }
+    }
+
+    /** Groups the chunk's tasks by key and claims each key's route; null when no key reads or fills a slot. */
+    private static KeyedRun route(StreamSlot slot, Chunk c, String where, DeviceKeyCache.Region region) {
+        KeyGroups byObject = KeyGroups.of(c.keys, c.first, c.count);
+        if (byObject.groups() == 0) {
+            return null;
+        }
+        boolean occupied = region.slots.bytesHeld() > 0;
+        int keyBytes = region.secret ? c.params.privateKeyBytes() : c.params.publicKeyBytes();
+        List<KeyIdentity> ids = new ArrayList<>(byObject.groups());
+        Map<KeyIdentity, Boolean> seenBefore = new HashMap<>();
+        for (int g = 0; g < byObject.groups(); g++) {
+            Object ref = c.keys[c.first + byObject.firstTask(g)];
+            boolean seen = sighted(ref) > 0;
+            KeyIdentity id = null;
+            // Hash a key only when it may be cached: seen before, twice here, or a cache to look in.
+            if (seen || occupied || byObject.tasks(g) >= 2 || knownIdentity(ref) != null) {
+                id = identity(ref, c, byObject.firstTask(g), keyBytes);
+            }
+            ids.add(id);
+            if (id != null) {
+                seenBefore.merge(id, seen, Boolean::logicalOr);
+            }
+        }
+        for (int i = 0; i < c.count; i++) {
+            int g = byObject.groupOf(i);
+            if (g >= 0 && ids.get(g) != null && byObject.firstTask(g) != i && !matches(ids.get(g), c, i, keyBytes)) {
+                byObject.detach(i);
+            }
+        }
+        List<KeyIdentity> keys = new ArrayList<>();
+        KeyGroups groups = byObject.byKey(ids, keys);
+        if (groups.groups() == 0) {
+            return null;
+        }
+        KeySlots.Claim[] claims = new KeySlots.Claim[groups.groups()];
+        boolean used = false;
+        CudaStats stats = region.cache().stats();
+        for (int g = 0; g < claims.length; g++) {
+            claims[g] = region.slots.claim(keys.get(g), groups.tasks(g), seenBefore.getOrDefault(keys.get(g), false));
+            stats.keyLookup(claims[g].route() == KeySlots.Route.HIT, claims[g].wipeFirst());
+            used |= claims[g].route() != KeySlots.Route.UNCACHED;
+        }
+        return used ? new KeyedRun(slot, c, where, region, groups, keys, claims) : null;
+    }
+
+    private static int sighted(Object ref) {
+        return ref instanceof PrivateKeyCache p ? p.sighted() : ((PublicKeyCache) ref).sighted();
+    }
+
+    private static KeyIdentity knownIdentity(Object ref) {
+        return ref instanceof PrivateKeyCache p ? p.knownIdentity() : ((PublicKeyCache) ref).knownIdentity();
+    }
+
+    /** The identity of task i's key object, bound to task i's key bytes; null when they are not its key's. */
+    private static KeyIdentity identity(Object ref, Chunk c, int i, int keyBytes) {
+        int off = (c.first + i) * keyBytes;
+        if (c.pinned != null) {
+            ByteBuffer view = c.views[0];
+            return ref instanceof PrivateKeyCache p ? p.identity(view, off) : ((PublicKeyCache) ref).identity(view, off);
+        }
+        byte[] a = c.arrays[0];
+        return ref instanceof PrivateKeyCache p ? p.identity(a, off) : ((PublicKeyCache) ref).identity(a, off);
+    }
+
+    private static boolean matches(KeyIdentity id, Chunk c, int i, int keyBytes) {
+        int off = (c.first + i) * keyBytes;
+        return c.pinned != null ? id.matches(c.views[0], off) : id.matches(c.arrays[0], off);
+    }
+
+    /** Copies task i's packed key into the pinned block at {@code at}. */
+    private void copyKey(int i, long at) {
+        int off = (c.first + i) * keyBytes;
+        ByteBuffer h = slot.host().duplicate();
+        if (c.pinned != null) {
+            h.put(Math.toIntExact(at), c.views[0], off, keyBytes);
+        } else {
+            h.put(Math.toIntExact(at), c.arrays[0], off, keyBytes);
+        }
+    }
+
+    private CUdeviceptr device(KeyedLayout.Part part) {
+        return slot.deviceBlock().withByteOffset(part.offset());
+    }
+
+    /** Expands the admitted keys into their slots and waits; an invalid key's slot is wiped and freed. */
+    private void expand() {
+        List<Integer> admitted = new ArrayList<>();
+        for (int g = 0; g < claims.length; g++) {
+            if (claims[g].route() == KeySlots.Route.EXPAND) {
+                admitted.add(g);
+            }
+        }
+        if (admitted.isEmpty()) {
+            return;
+        }
+        region.allocate(where);
+        int m = admitted.size();
+        KeyedLayout el = KeyedLayout.expand(c.params, secret, m);
+        KeyedLayout.Part keyPart = el.part("keys");
+        KeyedLayout.Part slotOf = el.part("slotOf");
+        KeyedLayout.Part status = el.status();
+        ByteBuffer h = slot.host().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        for (int j = 0; j < m; j++) {
+            int g = admitted.get(j);
+            copyKey(groups.firstTask(g), keyPart.offset() + (long) j * keyBytes);
+            h.putInt(Math.toIntExact(slotOf.offset() + 4L * j), claims[g].slot());
+        }
+        String at = "expand, " + where;
+        try {
+            slot.submitCopies(on -> CudaCall.check("cuMemcpyHtoDAsync(" + el.inputBytes() + " bytes, " + at + ")",
+                    () -> JCudaDriver.cuMemcpyHtoDAsync(slot.deviceBlock(), slot.hostBlock(), el.inputBytes(), on)),
+                    false, slot.uploadEvent(false), at);
+            for (int g : admitted) {
+                if (claims[g].wipeFirst()) {
+                    int s = claims[g].slot();
+                    CudaCall.check("cuMemsetD8Async(wipe evicted key slot, " + at + ")",
+                            () -> JCudaDriver.cuMemsetD8Async(region.slot(s), (byte) 0, region.slots.slotBytes(),
+                                    slot.stream()));
+                }
+            }
+            slot.resetStatusAndScratch(status.offset(), m, at);
+            slot.launch(region.kernels.expand(secret),
+                    new CUdeviceptr[] {device(keyPart), device(slotOf), region.base(), device(status)}, m, at);
+            CudaCall.check("cuMemcpyDtoHAsync(expand status, " + at + ")",
+                    () -> JCudaDriver.cuMemcpyDtoHAsync(slot.hostBlock().withByteOffset(status.offset()),
+                            slot.deviceBlock().withByteOffset(status.offset()), m, slot.stream()));
+            if (secret) {
+                slot.wipeDevice(List.of(new long[] {keyPart.offset(), keyPart.bytes()}), 0, at, null, false);
+            }
+            slot.awaitStream(false, at);
+        } finally {
+            if (secret) {
+                StreamSlot.zero(slot.host(), keyPart.offset(), keyPart.bytes());
+            }
+        }
+        for (int j = 0; j < m; j++) {
+            int g = admitted.get(j);
+            byte s = slot.host().get(Math.toIntExact(status.offset() + j));
+            if (!BatchAbi.expandStatusAllowed(secret, s)) {
+                throw new BackendException(region.kernels.expand(secret).name() + " on "
+                        + slot.device().description() + " left key " + j + " with status " + (s & 0xFF));
+            }
+        }
+        for (int j = 0; j < m; j++) {
+            int g = admitted.get(j);
+            boolean valid = slot.host().get(Math.toIntExact(status.offset() + j)) == BatchAbi.STATUS_OK;
+            int wipe = region.slots.expanded(keys.get(g), valid);
+            if (!valid || wipe >= 0) {
+                claims[g] = KeySlots.Claim.UNCACHED;
+                pinned.remove(keys.get(g));
+            }
+            if (wipe >= 0) {
+                region.cache().wipe(region, wipe, "invalid or destroyed key");
+            }
+        }
+    }
+
+    /** Uploads the chunk's key references and records, launches it on the cached keys and queues the download. */
+    private void launch() {
+        int n = c.count;
+        int[] slotOfGroup = new int[claims.length];
+        for (int g = 0; g < claims.length; g++) {
+            slotOfGroup[g] = claims[g].route() == KeySlots.Route.UNCACHED ? -1 : claims[g].slot();
+        }
+        tasks = groups.keyOf(slotOfGroup);
+        layout = KeyedLayout.launch(c.params, c.op, n, tasks.uncachedRecords());
+        if (layout.totalBytes() > slot.blockBytes()) {
+            throw new IllegalStateException("a keyed chunk of " + n + " tasks does not fit its slot");
+        }
+        KeyedLayout.Part keyPart = layout.part(secret ? "privateKeys" : "publicKeys");
+        KeyedLayout.Part keyOf = layout.part("keyOf");
+        for (int j = 0; j < tasks.uncachedRecords(); j++) {
+            copyKey(tasks.records()[j], keyPart.offset() + (long) j * keyBytes);
+        }
+        ByteBuffer h = slot.host().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        h.position(Math.toIntExact(keyOf.offset()));
+        h.asIntBuffer().put(tasks.keyOf());
+        List<Integer> fields = taskInputFields();
+        if (c.pinned == null) {
+            for (int f : fields) {
+                KeyedLayout.Part part = partOf(f);
+                h.put(Math.toIntExact(part.offset()), c.arrays[f], c.first * part.recordBytes(), n * part.recordBytes());
+            }
+        }
+        packed = System.nanoTime();
+        long staged = c.pinned == null ? layout.inputBytes() : keyOf.end();
+        slot.submitCopies(on -> {
+            CudaCall.check("cuMemcpyHtoDAsync(" + staged + " bytes, " + where + ")",
+                    () -> JCudaDriver.cuMemcpyHtoDAsync(slot.deviceBlock(), slot.hostBlock(), staged, on));
+            if (c.pinned != null) {
+                for (int f : fields) {
+                    KeyedLayout.Part part = partOf(f);
+                    Pointer from = c.pinned[f].withByteOffset((long) c.first * part.recordBytes());
+                    CudaCall.check("cuMemcpyHtoDAsync(" + part.name() + ", " + part.bytes() + " bytes, " + where + ")",
+                            () -> JCudaDriver.cuMemcpyHtoDAsync(device(part), from, part.bytes(), on));
+                }
+            }
+        }, c.plan.ordered(), slot.uploadEvent(c.plan.sleep()), where);
+        KeyedLayout.Part status = layout.status();
+        slot.resetStatusAndScratch(status.offset(), n, where);
+        CUdeviceptr none = new CUdeviceptr();
+        CUdeviceptr keysAt = tasks.uncachedRecords() > 0 ? device(keyPart) : none;
+        CUdeviceptr slotsAt = tasks.cached() > 0 ? region.base() : none;
+        CUdeviceptr[] args = c.op == Operation.SIGN
+                ? new CUdeviceptr[] {keysAt, device(keyOf), slotsAt, device(layout.part("mus")),
+                        device(layout.part("rnds")), device(layout.part("signatures")), device(status)}
+                : new CUdeviceptr[] {keysAt, device(keyOf), slotsAt, device(layout.part("mus")),
+                        device(layout.part("signatures")), device(status)};
+        slot.launch(region.kernels.keyed(secret), args, n, where);
+        if (c.pinned == null) {
+            long from = layout.outputOffset();
+            CudaCall.check("cuMemcpyDtoHAsync(" + (layout.totalBytes() - from) + " bytes, " + where + ")",
+                    () -> JCudaDriver.cuMemcpyDtoHAsync(slot.hostBlock().withByteOffset(from),
+                            slot.deviceBlock().withByteOffset(from), layout.totalBytes() - from, slot.stream()));
+        } else {
+            if (c.op == Operation.SIGN) {
+                KeyedLayout.Part sigs = layout.part("signatures");
+                Pointer to = c.pinned[3].withByteOffset((long) c.first * sigs.recordBytes());
+                CudaCall.check("cuMemcpyDtoHAsync(signatures, " + sigs.bytes() + " bytes, " + where + ")",
+                        () -> JCudaDriver.cuMemcpyDtoHAsync(to, device(sigs), sigs.bytes(), slot.stream()));
+            }
+            CudaCall.check("cuMemcpyDtoHAsync(status, " + where + ")",
+                    () -> JCudaDriver.cuMemcpyDtoHAsync(slot.hostBlock().withByteOffset(status.offset()),
+                            device(status), n, slot.stream()));
+        }
+        submitted = System.nanoTime();
+    }
+
+    /**
+     * The fields of the records ({@link io.dilithiumgpu.backend.BatchRecords} order) that are
+     * per-task inputs: μ and rnd for signing, μ and the signature for verification.
+     */
+    private static List<Integer> taskInputFields() {
+        return List.of(1, 2);
+    }
+
+    /** The layout's array of records field f. */
+    private KeyedLayout.Part partOf(int f) {
+        return switch (c.op) {
+            case SIGN -> layout.part(f == 1 ? "mus" : f == 2 ? "rnds" : "signatures");
+            case VERIFY -> layout.part(f == 1 ? "mus" : "signatures");
+            case KEYGEN -> throw new IllegalStateException();
+        };
+    }
+
+    /**
+     * Waits for the launch, checks every status, delivers the outputs and statuses into the
+     * caller's records, runs {@code outputsReady}, then wipes the run's secrets and releases its
+     * slots whatever happened; adds the chunk's times to {@code stats} when it succeeded.
+     *
+     * @throws BackendException on a CUDA error or a status the operation does not allow
+     */
+    void finish(CudaStats stats, Runnable outputsReady) {
+        boolean sleep = c.plan.sleep();
+        Throwable failure = null;
+        long computed = packed;
+        long unpacked = packed;
+        long wipeStart = 0;
+        try {
+            slot.device().bind(where);
+            if (secret) {
+                CUevent uploaded = slot.uploadEvent(sleep);
+                CudaCall.check("cuEventSynchronize(upload, " + where + ")",
+                        () -> JCudaDriver.cuEventSynchronize(uploaded));
+                zeroHostSecrets();
+            }
+            slot.awaitStream(sleep, where);
+            computed = System.nanoTime();
+            deliver();
+            unpacked = System.nanoTime();
+            outputsReady.run();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            wipeStart = System.nanoTime();
+            cleanUp(failure);
+            if (failure == null) {
+                stats.chunkRan(c.count, started - c.queuedNanos, packed - started, computed - packed,
+                        submitted - packed, unpacked - computed, System.nanoTime() - wipeStart, sleep);
+            }
+        }
+    }
+
+    /** Checks the statuses and copies the outputs into the caller's records; failed tasks' records zeroed. */
+    private void deliver() {
+        int n = c.count;
+        KeyedLayout.Part status = layout.status();
+        int statusField = c.arrays.length - 1;
+        byte[] out = c.arrays[statusField];
+        ByteBuffer h = slot.host().duplicate();
+        for (int i = 0; i < n; i++) {
+            byte s = h.get(Math.toIntExact(status.offset() + i));
+            if (!BatchAbi.statusAllowed(c.op, s)) {
+                throw new BackendException(region.kernels.keyed(secret).name() + " on " + slot.device().description()
+                        + " left task " + (c.first + i) + " with status " + (s & 0xFF)
+                        + (s == StreamSlot.UNWRITTEN ? " (never written)" : " (not a status of " + c.op + ")"));
+            }
+        }
+        h.get(Math.toIntExact(status.offset()), out, c.first, n);
+        if (c.op != Operation.SIGN) {
+            return;
+        }
+        KeyedLayout.Part sigs = layout.part("signatures");
+        int size = sigs.recordBytes();
+        if (c.pinned == null) {
+            h.get(Math.toIntExact(sigs.offset()), c.arrays[3], c.first * size, n * size);
+        }
+        for (int i = c.first; i < c.first + n; i++) {
+            if (out[i] != BatchAbi.STATUS_OK) {
+                if (c.pinned == null) {
+                    java.util.Arrays.fill(c.arrays[3], i * size, (i + 1) * size, (byte) 0);
+                } else {
+                    StreamSlot.zeroRecord(c.views[3], i * size, size);
+                }
+            }
+        }
+    }
+
+    /** Zeroes the secret inputs from the pinned block: the uncached private keys and, for heap records, the rnds. */
+    private void zeroHostSecrets() {
+        if (layout == null || !secret) {
+            return;
+        }
+        KeyedLayout.Part keyPart = layout.part("privateKeys");
+        StreamSlot.zero(slot.host(), keyPart.offset(), keyPart.bytes());
+        if (c.pinned == null) {
+            KeyedLayout.Part rnds = layout.part("rnds");
+            StreamSlot.zero(slot.host(), rnds.offset(), rnds.bytes());
+        }
+    }
+
+    /**
+     * Wipes the run's secrets from the pinned and device blocks (after a failure also the
+     * workspace, and waits) and releases its slots; an error here is added to {@code failure}, or
+     * thrown when there is none.
+     */
+    private void cleanUp(Throwable failure) {
+        try {
+            if (layout != null && secret) {
+                if (failure != null) {
+                    zeroHostSecrets();
+                }
+                KeyedLayout.Part keyPart = layout.part("privateKeys");
+                KeyedLayout.Part rnds = layout.part("rnds");
+                long workspace = region.kernels.keyed(secret).config().workspaceBytes(c.count,
+                        slot.device().multiprocessors());
+                slot.wipeDevice(List.of(new long[] {keyPart.offset(), keyPart.bytes()},
+                        new long[] {rnds.offset(), rnds.bytes()}), workspace, where, failure, c.plan.sleep());
+            } else if (failure != null && secret) {
+                // Failed before its launch was laid out: the expansion's packed keys may be anywhere in the blocks.
+                StreamSlot.zero(slot.host(), 0, slot.blockBytes());
+                slot.wipeDevice(List.<long[]>of(new long[] {0, slot.blockBytes()}), slot.workspaceBytes(), where,
+                        failure, c.plan.sleep());
+            }
+        } finally {
+            for (int w : region.slots.release(pinned)) {
+                region.cache().wipe(region, w, "released");
+            }
+            pinned.clear();
+        }
+    }
+}

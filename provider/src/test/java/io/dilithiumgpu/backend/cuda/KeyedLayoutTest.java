@@ -1,0 +1,66 @@
+package io.dilithiumgpu.backend.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.core.ParameterSet;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/** The block layouts of the key cache's launches: order, alignment, counts, and that a slot holds them. */
+class KeyedLayoutTest {
+
+    @Test
+    void aSigningLaunchCarriesOnlyItsUncachedKeys() {
+        ParameterSet p = ParameterSet.ML_DSA_65;
+        KeyedLayout l = KeyedLayout.launch(p, Operation.SIGN, 100, 3);
+        assertEquals(List.of("privateKeys", "keyOf", "mus", "rnds", "signatures", "status"),
+                l.parts().stream().map(KeyedLayout.Part::name).toList());
+        assertEquals(3L * p.privateKeyBytes(), l.part("privateKeys").bytes());
+        assertEquals(400, l.part("keyOf").bytes());
+        assertTrue(l.part("privateKeys").secret());
+        assertTrue(l.part("rnds").secret());
+        assertFalse(l.part("signatures").input());
+        assertEquals(l.part("rnds").end(), l.inputBytes());
+        assertEquals(l.part("signatures").offset(), l.outputOffset());
+        assertEquals(l.status().end(), l.totalBytes());
+        for (KeyedLayout.Part part : l.parts()) {
+            assertEquals(0, part.offset() % BatchLayout.ALIGNMENT, part.name());
+        }
+    }
+
+    @Test
+    void aVerificationLaunchAndAnExpansion() {
+        ParameterSet p = ParameterSet.DILITHIUM2;
+        KeyedLayout v = KeyedLayout.launch(p, Operation.VERIFY, 10, 0);
+        assertEquals(List.of("publicKeys", "keyOf", "mus", "signatures", "status"),
+                v.parts().stream().map(KeyedLayout.Part::name).toList());
+        assertEquals(0, v.part("publicKeys").bytes());
+        assertEquals(v.status().offset(), v.outputOffset());
+        KeyedLayout e = KeyedLayout.expand(p, true, 4);
+        assertEquals(List.of("keys", "slotOf", "status"), e.parts().stream().map(KeyedLayout.Part::name).toList());
+        assertEquals(4L * p.privateKeyBytes(), e.part("keys").bytes());
+        assertTrue(e.part("keys").secret());
+        assertFalse(KeyedLayout.expand(p, false, 4).part("keys").secret());
+        assertThrows(IllegalArgumentException.class, () -> KeyedLayout.launch(p, Operation.KEYGEN, 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> KeyedLayout.launch(p, Operation.SIGN, 2, 3));
+        assertThrows(IllegalArgumentException.class, () -> KeyedLayout.expand(p, true, 0));
+    }
+
+    @Test
+    void aSlotsBlockHoldsEveryKeyedLayoutOfItsTasks() {
+        int tasks = 2048;
+        long capacity = BatchLayout.capacityBytes(tasks);
+        for (ParameterSet p : ParameterSet.values()) {
+            for (Operation op : List.of(Operation.SIGN, Operation.VERIFY)) {
+                assertTrue(KeyedLayout.launch(p, op, tasks, tasks).totalBytes() <= capacity, p + " " + op);
+            }
+            assertTrue(KeyedLayout.expand(p, true, tasks).totalBytes() <= capacity, p + " expand");
+        }
+    }
+}
