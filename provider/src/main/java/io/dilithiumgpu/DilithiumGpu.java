@@ -1,5 +1,6 @@
 package io.dilithiumgpu;
 
+import io.dilithiumgpu.backend.KeyHandle;
 import io.dilithiumgpu.batch.Engine;
 import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.batch.SelfTest;
@@ -179,6 +180,138 @@ public final class DilithiumGpu {
     /** As {@link #generateKeyPairs(ParameterSet, int)}, the set by name ({@code ML-DSA-65}, {@code Dilithium2}). */
     public static CompletableFuture<List<KeyPair>> generateKeyPairs(String parameterSet, int n) {
         return generateKeyPairs(ParameterSet.forName(parameterSet), n);
+    }
+
+    // ---- one key for many operations
+
+    /**
+     * A handle of this private key for one-key work: {@link #signAsync(KeyHandle, byte[],
+     * MLDSAParameterSpec)}, {@link #signAllAsync(KeyHandle, List, MLDSAParameterSpec)} and the bulk
+     * {@link io.dilithiumgpu.backend.BatchRecords} one-key forms. The handle holds a copy of the
+     * expanded key; {@link KeyHandle#destroy()} wipes it and the key's slots in every GPU's key
+     * cache. Handles of equal keys share the cached form.
+     *
+     * @throws InvalidKeyException when the key is not an ML-DSA or Dilithium key, or is destroyed
+     */
+    public static KeyHandle keyHandle(PrivateKey privateKey) throws InvalidKeyException {
+        DilithiumPrivateKey key = ours(privateKey, DilithiumPrivateKey.class);
+        byte[] sk = null;
+        try {
+            sk = key.getExpandedKey();
+            return KeyHandle.ofPrivateKey(key.parameterSet(), sk);
+        } catch (IllegalStateException e) {
+            throw new InvalidKeyException("private key is destroyed", e);
+        } finally {
+            wipe(sk);
+            if (key != privateKey) {
+                key.destroy();
+            }
+        }
+    }
+
+    /**
+     * A handle of this public key for one-key work ({@link #verifyAsync(KeyHandle, byte[], byte[],
+     * MLDSAParameterSpec)}, {@link #verifyAllAsync(KeyHandle, List, List, MLDSAParameterSpec)}, the
+     * bulk one-key forms).
+     *
+     * @throws InvalidKeyException when the key is not an ML-DSA or Dilithium key
+     */
+    public static KeyHandle keyHandle(PublicKey publicKey) throws InvalidKeyException {
+        DilithiumPublicKey key = ours(publicKey, DilithiumPublicKey.class);
+        return KeyHandle.ofPublicKey(key.parameterSet(), key.rawKeyInPlace());
+    }
+
+    /**
+     * Signs a message with a private key's handle: as {@link #signAsync(PrivateKey, byte[],
+     * MLDSAParameterSpec)}, the handle's cache identity going with the task, so that the CUDA
+     * backend keeps the key expanded in device memory from its second use on.
+     */
+    public static CompletableFuture<byte[]> signAsync(KeyHandle key, byte[] message, MLDSAParameterSpec spec) {
+        Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(spec, "spec");
+        byte[] sk = null;
+        try {
+            sk = handleKey(key, true);
+            ParameterSet p = key.params();
+            int trOffset = 2 * ParameterSet.SEED_BYTES;
+            byte[] tr = Arrays.copyOfRange(sk, trOffset, trOffset + p.trBytes());
+            return sign(Engines.shared(), p, sk, key.privateKeyCache(), tr, message, spec);
+        } catch (GeneralSecurityException e) {
+            return CompletableFuture.failedFuture(e);
+        } finally {
+            wipe(sk);
+        }
+    }
+
+    /** Verifies a signature with a public key's handle (see {@link #signAsync(KeyHandle, byte[], MLDSAParameterSpec)}). */
+    public static CompletableFuture<Boolean> verifyAsync(KeyHandle key, byte[] message, byte[] signature,
+                                                         MLDSAParameterSpec spec) {
+        Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(signature, "signature");
+        Objects.requireNonNull(spec, "spec");
+        try {
+            byte[] pk = handleKey(key, false);
+            ParameterSet p = key.params();
+            return verify(Engines.shared(), p, pk, key.publicKeyCache(), Scheme.tr(p, pk, 0), message, signature,
+                    spec);
+        } catch (GeneralSecurityException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * A one-key batch: signs every message with one key, queued together so that they run in the
+     * same backend batches and, on the CUDA backend, read one expanded copy of the key from device
+     * memory. The list holds the signatures in the messages' order; it fails as a whole with the
+     * first failure.
+     */
+    public static CompletableFuture<List<byte[]>> signAllAsync(KeyHandle key, List<byte[]> messages,
+                                                               MLDSAParameterSpec spec) {
+        Objects.requireNonNull(messages, "messages");
+        List<CompletableFuture<byte[]>> pending = new ArrayList<>(messages.size());
+        for (byte[] message : messages) {
+            pending.add(signAsync(key, message, spec));
+        }
+        return all(pending);
+    }
+
+    /**
+     * A one-key batch of verifications: {@code signatures.get(i)} of {@code messages.get(i)}, all
+     * with one key (see {@link #signAllAsync}); the list holds the verdicts in order.
+     *
+     * @throws IllegalArgumentException when the lists differ in length
+     */
+    public static CompletableFuture<List<Boolean>> verifyAllAsync(KeyHandle key, List<byte[]> messages,
+                                                                  List<byte[]> signatures, MLDSAParameterSpec spec) {
+        Objects.requireNonNull(messages, "messages");
+        Objects.requireNonNull(signatures, "signatures");
+        if (messages.size() != signatures.size()) {
+            throw new IllegalArgumentException(messages.size() + " messages, " + signatures.size() + " signatures");
+        }
+        List<CompletableFuture<Boolean>> pending = new ArrayList<>(messages.size());
+        for (int i = 0; i < messages.size(); i++) {
+            pending.add(verifyAsync(key, messages.get(i), signatures.get(i), spec));
+        }
+        return all(pending);
+    }
+
+    private static <T> CompletableFuture<List<T>> all(List<CompletableFuture<T>> pending) {
+        return CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0]))
+                .thenApply(ignored -> pending.stream().map(CompletableFuture::join).toList());
+    }
+
+    /** The handle's packed key (a copy for a private key, to be wiped); fails for the wrong kind or a destroyed handle. */
+    private static byte[] handleKey(KeyHandle key, boolean secret) throws InvalidKeyException {
+        Objects.requireNonNull(key, "key");
+        if (key.isPrivate() != secret) {
+            throw new InvalidKeyException((secret ? "signing needs a private" : "verification needs a public")
+                    + " key's handle, not " + key);
+        }
+        try {
+            return key.copyKey();
+        } catch (IllegalStateException e) {
+            throw new InvalidKeyException(key + " is destroyed", e);
+        }
     }
 
     // ---- raw encodings

@@ -54,6 +54,7 @@ final class Baseline {
         int batch = column(file, header, "batch");
         int median = column(file, header, "median_ops_per_s");
         int hostColumn = header.indexOf("host");
+        int keysColumn = header.indexOf("keys");
         Map<String, Double> medians = new HashMap<>();
         String host = "";
         for (int i = 1; i < lines.size(); i++) {
@@ -66,14 +67,17 @@ final class Baseline {
                 throw new UsageException("baseline " + file + " line " + (i + 1) + ": " + f.length + " fields, not "
                         + header.size());
             }
+            if (hostColumn >= 0) {
+                host = f[hostColumn];
+            }
+            if (keysColumn >= 0 && !f[keysColumn].equals("distinct")) {
+                continue;  // a baseline compares distinct-key runs only
+            }
             try {
                 medians.put(key(f[backend], f[memory], f[set], f[op], Integer.parseInt(f[batch])),
                         Double.parseDouble(f[median]));
             } catch (NumberFormatException e) {
                 throw new UsageException("baseline " + file + " line " + (i + 1) + ": " + e.getMessage());
-            }
-            if (hostColumn >= 0) {
-                host = f[hostColumn];
             }
         }
         return new Baseline(file, host, Map.copyOf(medians));

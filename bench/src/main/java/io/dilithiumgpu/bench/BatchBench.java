@@ -3,8 +3,11 @@ package io.dilithiumgpu.bench;
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.HostBuffer;
+import io.dilithiumgpu.backend.KeyHandle;
 import io.dilithiumgpu.core.MuHasher;
 import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.PrivateKeyCache;
+import io.dilithiumgpu.core.PublicKeyCache;
 import io.dilithiumgpu.core.Scheme;
 
 import java.util.ArrayList;
@@ -33,6 +36,13 @@ import java.util.stream.IntStream;
  * on it, so that the runs of a stage time as many different batches, not one batch again and
  * again); {@link #verify()} verifies the last run's signatures, a few of them corrupted. Run the
  * stages in that order.
+ *
+ * <p>Keys of signing and verification: a distinct key per task (keys 0, as the paper measures), or
+ * {@code keys} ≥ 1 keys of the generated ones, task i using key i mod keys, as a server signs with
+ * one or a few keys: one key runs as one-key records ({@link KeyHandle}), several as per-task
+ * records naming each key's handle cache ({@link BatchRecords#withCaches}), so that a backend with
+ * a key cache keeps them. The handles live as long as the bench (from batch to batch) and are
+ * destroyed by {@link #close()}.
  *
  * <p>The generated private keys, seeds and rnds are wiped by {@link #close()}, host buffers
  * included.
@@ -64,7 +74,14 @@ final class BatchBench implements AutoCloseable {
     private final int samples;
     private final SplittableRandom random;
     private final Memory memory;
+    /** 0: a distinct key per task; else the keys signing and verification spread over. */
+    private final int keys;
     private final List<HostBuffer> buffers = new ArrayList<>();
+    private KeyHandle[] signers;
+    private KeyHandle[] verifiers;
+    /** Per task, the key of task i mod keys (the generated keys themselves when keys is 0). */
+    private byte[] taskPrivateKeys;
+    private byte[] taskPublicKeys;
 
     private final byte[] seeds;
     private final byte[] publicKeys;
@@ -85,6 +102,16 @@ final class BatchBench implements AutoCloseable {
 
     BatchBench(Backend backend, ParameterSet p, int n, OutputCheck check, int samples, SplittableRandom random,
                Memory memory) {
+        this(backend, p, n, check, samples, random, memory, 0);
+    }
+
+    /** @param keys 0 for a distinct key per task, else the number of keys tasks spread over (at most n) */
+    BatchBench(Backend backend, ParameterSet p, int n, OutputCheck check, int samples, SplittableRandom random,
+               Memory memory, int keys) {
+        if (keys < 0 || keys > n) {
+            throw new IllegalArgumentException("keys " + keys + " for " + n + " tasks");
+        }
+        this.keys = keys;
         this.memory = memory;
         this.backend = backend;
         this.p = p;
@@ -146,11 +173,15 @@ final class BatchBench implements AutoCloseable {
             throw new IllegalStateException("sign() needs a checked keyGen() run first");
         }
         if (mus == null) {
-            mus = musOfRandomMessages();
+            spreadKeys();
+            mus = musOfRandomMessages(taskPublicKeys);
             rnds = randomBytes(n * p.rndBytes());
             signatures = new byte[n * p.signatureBytes()];
         }
-        HostBuffer skIn = memory == Memory.PINNED ? hostCopy(privateKeys) : null;
+        byte[] privateKeys = taskPrivateKeys;
+        byte[] publicKeys = taskPublicKeys;
+        PrivateKeyCache[] caches = keys > 1 ? privateCaches() : null;
+        HostBuffer skIn = memory == Memory.PINNED && keys != 1 ? hostCopy(privateKeys) : null;
         HostBuffer musIn = memory == Memory.PINNED ? hostCopy(mus) : null;
         HostBuffer rndsIn = memory == Memory.PINNED ? hostCopy(rnds) : null;
         HostBuffer sigOut = memory == Memory.PINNED ? host(signatures.length) : null;
@@ -171,10 +202,13 @@ final class BatchBench implements AutoCloseable {
 
             @Override
             public void run() {
-                if (skIn == null) {
-                    backend.run(BatchRecords.sign(p, n, privateKeys, mus, rnds, signatures, status));
+                if (keys == 1) {
+                    backend.run(musIn == null ? BatchRecords.sign(signers[0], n, mus, rnds, signatures, status)
+                            : BatchRecords.sign(signers[0], n, musIn, rndsIn, sigOut, status));
+                } else if (skIn == null) {
+                    backend.run(BatchRecords.sign(p, n, privateKeys, mus, rnds, signatures, status).withCaches(caches));
                 } else {
-                    backend.run(BatchRecords.sign(p, n, skIn, musIn, rndsIn, sigOut, status));
+                    backend.run(BatchRecords.sign(p, n, skIn, musIn, rndsIn, sigOut, status).withCaches(caches));
                 }
             }
 
@@ -197,12 +231,16 @@ final class BatchBench implements AutoCloseable {
         if (!signaturesChecked) {
             throw new IllegalStateException("verify() needs a checked sign() run first");
         }
-        byte[] pks = publicKeys.clone();
+        byte[] pks = taskPublicKeys.clone();
         byte[] ms = mus.clone();
         byte[] sigs = signatures.clone();
         int[] corrupted = OutputCheck.sample(n, Math.min(samples, Math.max(1, n / 2)), random);
         byte[] expected = OutputCheck.corrupt(p, n, pks, ms, sigs, corrupted, random);
-        HostBuffer pksIn = memory == Memory.PINNED ? hostCopy(pks) : null;
+        if (keys == 1) {
+            moveKeyCorruptionsToSignatures(pks, sigs, random);
+        }
+        PublicKeyCache[] caches = keys > 1 ? publicCaches() : null;
+        HostBuffer pksIn = memory == Memory.PINNED && keys != 1 ? hostCopy(pks) : null;
         HostBuffer musIn = memory == Memory.PINNED ? hostCopy(ms) : null;
         HostBuffer sigsIn = memory == Memory.PINNED ? hostCopy(sigs) : null;
         return new Runs.TimedBatch() {
@@ -213,10 +251,13 @@ final class BatchBench implements AutoCloseable {
 
             @Override
             public void run() {
-                if (pksIn == null) {
-                    backend.run(BatchRecords.verify(p, n, pks, ms, sigs, status));
+                if (keys == 1) {
+                    backend.run(musIn == null ? BatchRecords.verify(verifiers[0], n, ms, sigs, status)
+                            : BatchRecords.verify(verifiers[0], n, musIn, sigsIn, status));
+                } else if (pksIn == null) {
+                    backend.run(BatchRecords.verify(p, n, pks, ms, sigs, status).withCaches(caches));
                 } else {
-                    backend.run(BatchRecords.verify(p, n, pksIn, musIn, sigsIn, status));
+                    backend.run(BatchRecords.verify(p, n, pksIn, musIn, sigsIn, status).withCaches(caches));
                 }
             }
 
@@ -227,8 +268,66 @@ final class BatchBench implements AutoCloseable {
         };
     }
 
+    /**
+     * The per-task keys of signing and verification: the generated keys themselves for a distinct
+     * key per task; else task i gets key i mod keys, and each key a handle.
+     */
+    private void spreadKeys() {
+        if (keys == 0) {
+            taskPrivateKeys = privateKeys;
+            taskPublicKeys = publicKeys;
+            return;
+        }
+        int sk = p.privateKeyBytes();
+        int pk = p.publicKeyBytes();
+        taskPrivateKeys = new byte[n * sk];
+        taskPublicKeys = new byte[n * pk];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(privateKeys, (i % keys) * sk, taskPrivateKeys, i * sk, sk);
+            System.arraycopy(publicKeys, (i % keys) * pk, taskPublicKeys, i * pk, pk);
+        }
+        signers = new KeyHandle[keys];
+        verifiers = new KeyHandle[keys];
+        for (int k = 0; k < keys; k++) {
+            signers[k] = KeyHandle.ofPrivateKey(p, Arrays.copyOfRange(privateKeys, k * sk, (k + 1) * sk));
+            verifiers[k] = KeyHandle.ofPublicKey(p, Arrays.copyOfRange(publicKeys, k * pk, (k + 1) * pk));
+        }
+    }
+
+    private PrivateKeyCache[] privateCaches() {
+        PrivateKeyCache[] caches = new PrivateKeyCache[n];
+        for (int i = 0; i < n; i++) {
+            caches[i] = signers[i % keys].privateKeyCache();
+        }
+        return caches;
+    }
+
+    private PublicKeyCache[] publicCaches() {
+        PublicKeyCache[] caches = new PublicKeyCache[n];
+        for (int i = 0; i < n; i++) {
+            caches[i] = verifiers[i % keys].publicKeyCache();
+        }
+        return caches;
+    }
+
+    /**
+     * One-key records carry no key per task: a task whose public key {@link OutputCheck#corrupt}
+     * changed gets its key back and a corrupted signature instead (still to be rejected).
+     */
+    private void moveKeyCorruptionsToSignatures(byte[] pks, byte[] sigs, SplittableRandom random) {
+        int pk = p.publicKeyBytes();
+        int sig = p.signatureBytes();
+        for (int i = 0; i < n; i++) {
+            if (!Arrays.equals(pks, i * pk, (i + 1) * pk, taskPublicKeys, i * pk, (i + 1) * pk)) {
+                System.arraycopy(taskPublicKeys, i * pk, pks, i * pk, pk);
+                int bit = random.nextInt(sig * 8);
+                sigs[i * sig + bit / 8] ^= (byte) (1 << (bit % 8));
+            }
+        }
+    }
+
     /** μ = H(tr ‖ M′) of a random 32-byte message per task, tr from the task's public key. */
-    private byte[] musOfRandomMessages() {
+    private byte[] musOfRandomMessages(byte[] publicKeys) {
         byte[] messages = randomBytes(n * MESSAGE_BYTES);
         byte[] out = new byte[n * ParameterSet.MU_BYTES];
         int pkLen = p.publicKeyBytes();
@@ -280,6 +379,14 @@ final class BatchBench implements AutoCloseable {
     public void close() {
         Arrays.fill(seeds, (byte) 0);
         Arrays.fill(privateKeys, (byte) 0);
+        if (taskPrivateKeys != null) {
+            Arrays.fill(taskPrivateKeys, (byte) 0);
+        }
+        if (signers != null) {
+            for (KeyHandle h : signers) {
+                h.destroy();
+            }
+        }
         if (rnds != null) {
             Arrays.fill(rnds, (byte) 0);
         }

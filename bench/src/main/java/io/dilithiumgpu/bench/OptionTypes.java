@@ -99,6 +99,35 @@ final class OptionTypes {
      * {@code all}, or a comma-separated list of parameter set names such as {@code ML-DSA-65,Dilithium2}
      * (any case; {@code -} and {@code _} optional).
      */
+    /**
+     * Key modes of {@code throughput --keys}: a comma list of {@code distinct} (a distinct key per
+     * task, as 0) and key counts ≥ 1.
+     */
+    static final class KeyModes implements ITypeConverter<List<Integer>> {
+        @Override
+        public List<Integer> convert(String text) {
+            List<Integer> out = new ArrayList<>();
+            for (String part : text.split(",", -1)) {
+                String t = part.trim();
+                if (t.equalsIgnoreCase("distinct")) {
+                    out.add(0);
+                    continue;
+                }
+                int n;
+                try {
+                    n = parseCount(t);
+                } catch (TypeConversionException e) {
+                    throw new TypeConversionException("not 'distinct' or a key count: " + part);
+                }
+                if (n < 1) {
+                    throw new TypeConversionException("a key count is at least 1: " + part);
+                }
+                out.add(n);
+            }
+            return List.copyOf(out);
+        }
+    }
+
     static final class Sets implements ITypeConverter<SetList> {
         @Override
         public SetList convert(String text) {

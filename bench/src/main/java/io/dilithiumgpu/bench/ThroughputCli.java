@@ -22,7 +22,9 @@ import java.util.SplittableRandom;
  * the cuda and cpu backends, host to host, beside the project's targets and the paper's figures.
  *
  * <p>Each (backend, set) runs its three stages on one batch of distinct keys ({@link BatchBench});
- * each stage reports the median of its timed runs. Every run is checked ({@link OutputCheck}); a
+ * each stage reports the median of its timed runs. {@code --keys} measures signing and
+ * verification with tasks spread over a few keys instead (one table per key mode, in one run, so
+ * that a mode is compared with another on the same warm backend). Every run is checked ({@link OutputCheck}); a
  * stage whose output is wrong in any run reports no number, and the command exits with status 1.
  * With {@code --gpus}, {@link GpuScaling} measures cuda on several GPU counts side by side.
  */
@@ -91,6 +93,11 @@ public final class ThroughputCli extends Subcommand {
             + " host buffers (page-locked for cuda; default) or heap byte arrays the backend stages itself")
     BatchBench.Memory memory = BatchBench.Memory.PINNED;
 
+    @Option(names = "--keys", paramLabel = "LIST", converter = OptionTypes.KeyModes.class,
+            description = "keys of sign and verify, one table per entry: distinct (a key per task; the default)"
+                    + " or N (task i uses key i mod N; 1: one-key records), e.g. 1,distinct")
+    List<Integer> keys = List.of(0);
+
     @Option(names = "--quick", description = "a small CPU-only smoke run")
     boolean quick;
 
@@ -112,7 +119,14 @@ public final class ThroughputCli extends Subcommand {
 
     /** What one invocation measures. */
     record Settings(List<String> backends, boolean backendRequested, List<ParameterSet> sets, int batch,
-                    int runs, int warmup, double warmupSeconds, int samples, BatchBench.Memory memory, Path out) {
+                    int runs, int warmup, double warmupSeconds, int samples, BatchBench.Memory memory, Path out,
+                    List<Integer> keys) {
+
+        Settings(List<String> backends, boolean backendRequested, List<ParameterSet> sets, int batch, int runs,
+                 int warmup, double warmupSeconds, int samples, BatchBench.Memory memory, Path out) {
+            this(backends, backendRequested, sets, batch, runs, warmup, warmupSeconds, samples, memory, out,
+                    List.of(0));
+        }
 
         long warmupNanos() {
             return (long) (warmupSeconds * 1e9);
@@ -128,12 +142,32 @@ public final class ThroughputCli extends Subcommand {
                 runs != null ? runs : quick ? QUICK_RUNS : DEFAULT_RUNS,
                 warmup != null ? warmup : quick ? QUICK_WARMUP : DEFAULT_WARMUP,
                 warmupSeconds != null ? warmupSeconds : quick ? 0 : DEFAULT_WARMUP_SECONDS,
-                samples, memory, outDir);
+                samples, memory, outDir, keys);
     }
 
-    /** One measured stage. */
+    /** One measured stage; {@code keys} 0 for a distinct key per task. */
     record Result(String backend, BatchBench.Memory memory, ParameterSet set, Operation op, int batch,
-                  Stats.Summary summary) {}
+                  Stats.Summary summary, int keys) {
+
+        Result(String backend, BatchBench.Memory memory, ParameterSet set, Operation op, int batch,
+               Stats.Summary summary) {
+            this(backend, memory, set, op, batch, summary, 0);
+        }
+    }
+
+    /** How a key mode reads in the tables and the CSV. */
+    static String keysLabel(int keys) {
+        return keys == 0 ? "distinct" : Integer.toString(keys);
+    }
+
+    static String keysLine(int keys) {
+        return switch (keys) {
+            case 0 -> "keys: a distinct key per task";
+            case 1 -> "keys: one key for every task of sign and verify (one-key records)";
+            default -> "keys: " + Format.count(keys) + " keys, task i signs and verifies with key i mod "
+                    + Format.count(keys);
+        };
+    }
 
     @Override
     int run(PrintStream out) throws Exception {
@@ -142,6 +176,9 @@ public final class ThroughputCli extends Subcommand {
         if (gpus != null) {
             if ((backend != null && backend != BackendChoice.CUDA) || quick || baseline != null) {
                 throw new UsageException("--gpus measures cuda alone, without --quick or --baseline");
+            }
+            if (!s.keys().equals(List.of(0))) {
+                throw new UsageException("--gpus measures a distinct key per task; --keys runs without it");
             }
             return GpuScaling.run(out, s, gpus, sameTotal, host);
         }
@@ -167,39 +204,24 @@ public final class ThroughputCli extends Subcommand {
             }
             out.println("backend " + name + ": " + opened.description());
             List<String> problems = new ArrayList<>();
-            TextTable table = table(name, earlier);
+            List<TextTable> tables = new ArrayList<>();
             try (Backend backend = opened.backend()) {
                 warmUpEverySet(backend, s, s.batch(), check, random);
-                for (ParameterSet p : s.sets()) {
-                    long start = System.nanoTime();
-                    try (BatchBench bench = new BatchBench(backend, p, s.batch(), check, s.samples(), random,
-                            s.memory())) {
-                        for (Operation op : Operation.values()) {
-                            ChunkTimes before = ChunkTimes.of(backend);
-                            double[] rates = Runs.measure(stage(bench, op), s.batch(), s.warmup(), s.warmupNanos(),
-                                    s.runs());
-                            ChunkTimes after = ChunkTimes.of(backend);
-                            ChunkTimes spent = after == null ? null : after.minus(before);
-                            if (spent != null) {
-                                System.err.printf(Locale.ROOT, "[throughput] %s %s %s: %s%n", name, p,
-                                        opName(op), spent);
-                            }
-                            Result r = new Result(name, s.memory(), p, op, s.batch(), Stats.summarize(rates));
-                            results.add(r);
-                            table.row(row(r, earlier));
-                        }
-                    } catch (WrongResultException e) {
-                        problems.add("REFUSED " + p + " on " + name + ": " + e.getMessage()
-                                + " (no numbers reported for this set)");
-                    }
-                    System.err.printf(Locale.ROOT, "[throughput] %s %s done in %.1f s%n", name, p,
-                            (System.nanoTime() - start) / 1e9);
+                for (int keys : s.keys()) {
+                    TextTable table = table(name, earlier);
+                    tables.add(table);
+                    measureMode(backend, name, keys, s, check, random, earlier, table, results, problems);
                 }
             } catch (BackendException e) {
                 problems.add("backend " + name + " failed: " + e.getMessage());
             }
-            if (table.rowCount() > 0) {
-                out.print(table.render());
+            for (int t = 0; t < tables.size(); t++) {
+                if (tables.get(t).rowCount() > 0) {
+                    if (s.keys().size() > 1 || s.keys().get(0) != 0) {
+                        out.println(keysLine(s.keys().get(t)));
+                    }
+                    out.print(tables.get(t).render());
+                }
             }
             problems.forEach(out::println);
             failures += problems.size();
@@ -215,6 +237,53 @@ public final class ThroughputCli extends Subcommand {
             out.println("kept as the baseline of the next --quick run on this host: " + history);
         }
         return failures == 0 ? Cli.OK : Cli.FAILED;
+    }
+
+    /**
+     * Measures every set in one key mode into {@code table}: all three stages for distinct keys;
+     * for a few keys, key generation once, unmeasured (it makes the keys), then signing and
+     * verification.
+     */
+    private static void measureMode(Backend backend, String name, int keys, Settings s, OutputCheck check,
+                                    SplittableRandom random, Baseline earlier, TextTable table, List<Result> results,
+                                    List<String> problems) {
+        for (ParameterSet p : s.sets()) {
+            long start = System.nanoTime();
+            try (BatchBench bench = new BatchBench(backend, p, s.batch(), check, s.samples(), random, s.memory(),
+                    Math.min(keys, s.batch()))) {
+                for (Operation op : Operation.values()) {
+                    if (keys != 0 && op == Operation.KEYGEN) {
+                        Runs.once(stage(bench, op));
+                        continue;
+                    }
+                    ChunkTimes before = ChunkTimes.of(backend);
+                    long[] lookups = keyLookups(backend);
+                    double[] rates = Runs.measure(stage(bench, op), s.batch(), s.warmup(), s.warmupNanos(), s.runs());
+                    ChunkTimes after = ChunkTimes.of(backend);
+                    ChunkTimes spent = after == null ? null : after.minus(before);
+                    if (spent != null) {
+                        long[] now = keyLookups(backend);
+                        System.err.printf(Locale.ROOT, "[throughput] %s %s %s keys %s: %s; key cache %d hits, %d misses%n",
+                                name, p, opName(op), keysLabel(keys), spent, now[0] - lookups[0], now[1] - lookups[1]);
+                    }
+                    Result r = new Result(name, s.memory(), p, op, s.batch(), Stats.summarize(rates), keys);
+                    results.add(r);
+                    table.row(row(r, earlier));
+                }
+            } catch (WrongResultException e) {
+                problems.add("REFUSED " + p + " on " + name + " (keys " + keysLabel(keys) + "): " + e.getMessage()
+                        + " (no numbers reported for this set)");
+            }
+            System.err.printf(Locale.ROOT, "[throughput] %s %s keys %s done in %.1f s%n", name, p, keysLabel(keys),
+                    (System.nanoTime() - start) / 1e9);
+        }
+    }
+
+    /** The CUDA backend's key cache hits and misses so far; zeros for another backend. */
+    private static long[] keyLookups(Backend backend) {
+        return backend instanceof io.dilithiumgpu.backend.cuda.CudaBackend cuda
+                ? new long[] {cuda.metrics().getKeyCacheHits(), cuda.metrics().getKeyCacheMisses()}
+                : new long[2];
     }
 
     /**
@@ -254,7 +323,9 @@ public final class ThroughputCli extends Subcommand {
                 + (s.memory() == BatchBench.Memory.PINNED
                         ? "records in the backend's host buffers (page-locked for cuda)"
                         : "records in heap byte arrays") + "\n"
-                + "batch " + Format.count(s.batch()) + " tasks, a distinct key per task, "
+                + "batch " + Format.count(s.batch()) + " tasks, "
+                + (s.keys().equals(List.of(0)) ? "a distinct key per task" : "keys per table below (keygen: distinct)")
+                + ", "
                 + BatchBench.MESSAGE_BYTES + "-byte messages (μ hashed before timing), "
                 + "random rnd drawn afresh for every run\n"
                 + "median of " + Format.plural(s.runs(), "timed run") + " after "
@@ -306,7 +377,9 @@ public final class ThroughputCli extends Subcommand {
                     Format.rate(Targets.paper(r.op(), level))));
         }
         if (!earlier.isEmpty()) {
-            OptionalDouble before = earlier.median(r.backend(), r.memory(), r.set(), r.op(), r.batch());
+            // Baselines hold distinct-key runs only.
+            OptionalDouble before = r.keys() != 0 ? OptionalDouble.empty()
+                    : earlier.median(r.backend(), r.memory(), r.set(), r.op(), r.batch());
             row.add(before.isPresent() ? Format.rate(before.getAsDouble()) : "—");
             row.add(before.isPresent() ? Format.change(s.median() / before.getAsDouble()) : "—");
         }
@@ -315,13 +388,13 @@ public final class ThroughputCli extends Subcommand {
 
     static Csv csv(List<Result> results, String host) {
         Csv csv = new Csv("backend", "memory", "set", "level", "operation", "batch", "runs", "median_ops_per_s",
-                "min_ops_per_s", "max_ops_per_s", "target_ops_per_s", "paper_ops_per_s", "host");
+                "min_ops_per_s", "max_ops_per_s", "target_ops_per_s", "paper_ops_per_s", "host", "keys");
         for (Result r : results) {
             int level = r.set().level();
             csv.row(r.backend(), r.memory().label(), r.set().algorithmName(), level, opName(r.op()), r.batch(),
                     r.summary().runs(),
                     r.summary().median(), r.summary().min(), r.summary().max(),
-                    Targets.target(r.op(), level), Targets.paper(r.op(), level), host);
+                    Targets.target(r.op(), level), Targets.paper(r.op(), level), host, keysLabel(r.keys()));
         }
         return csv;
     }

@@ -137,4 +137,46 @@ class BatchBenchTest {
             assertFalse(Arrays.equals(seen.get(0), seen.get(1)), "the second run signed with the first run's rnds");
         }
     }
+
+    /** The CPU backend, noting how each signing and verification call named its keys. */
+    private static final class KeyRecordingBackend extends OverCpu {
+        final List<String> calls = new ArrayList<>();
+
+        @Override
+        public void run(BatchRecords records) {
+            if (records.op() != Operation.KEYGEN && !records.inHost()) {
+                calls.add(records.op() + (records.key() != null ? " one key"
+                        : records.privateKeyCaches() != null || records.publicKeyCaches() != null ? " caches"
+                        : " plain"));
+            }
+            super.run(records);
+        }
+    }
+
+    /**
+     * With a few keys, signing and verification run with them, checked as ever: one key as
+     * one-key records, several as per-task records naming each key's cache; a corrupted task is
+     * still rejected.
+     */
+    @ParameterizedTest
+    @EnumSource(BatchBench.Memory.class)
+    void aFewKeysRunAsOneKeyRecordsOrWithTheirCaches(BatchBench.Memory memory) {
+        OutputCheck check = new OutputCheck(Reference.core());
+        for (int keys : new int[] {1, 3}) {
+            KeyRecordingBackend backend = new KeyRecordingBackend();
+            try (backend;
+                 BatchBench bench = new BatchBench(backend, ParameterSet.ML_DSA_44, 8, check, 4,
+                         new SplittableRandom(11), memory, keys)) {
+                assertDoesNotThrow(() -> Runs.once(bench.keyGen()));
+                Runs.TimedBatch sign = bench.sign();
+                assertDoesNotThrow(() -> Runs.once(sign));
+                assertDoesNotThrow(() -> Runs.once(sign));
+                assertDoesNotThrow(() -> Runs.once(bench.verify()));
+            }
+            String how = keys == 1 ? " one key" : " caches";
+            assertEquals(List.of("SIGN" + how, "SIGN" + how, "VERIFY" + how), backend.calls.subList(0, 3), "keys " + keys);
+        }
+        assertThrows(IllegalArgumentException.class, () -> new BatchBench(new CpuBackend(1), ParameterSet.ML_DSA_44, 2,
+                check, 1, new SplittableRandom(1), memory, 3));
+    }
 }

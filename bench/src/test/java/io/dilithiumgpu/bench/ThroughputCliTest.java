@@ -81,8 +81,8 @@ class ThroughputCliTest {
                 Stats.summarize(new double[] {1500.5, 1400, 1600}));
         String csv = ThroughputCli.csv(List.of(r), "host-1").content();
         assertEquals("backend,memory,set,level,operation,batch,runs,median_ops_per_s,min_ops_per_s,max_ops_per_s,"
-                + "target_ops_per_s,paper_ops_per_s,host\n"
-                + "cpu,arrays,Dilithium2,2,verify,64,3,1500.50,1400,1600,6500000,3660000,host-1\n", csv);
+                + "target_ops_per_s,paper_ops_per_s,host,keys\n"
+                + "cpu,arrays,Dilithium2,2,verify,64,3,1500.50,1400,1600,6500000,3660000,host-1,distinct\n", csv);
     }
 
     @Test
@@ -139,5 +139,35 @@ class ThroughputCliTest {
         assertFalse(printed.contains("of target"), printed);
         assertTrue(printed.contains("baseline of the next --quick run on this host"), printed);
         assertTrue(Files.isRegularFile(Baseline.quickHistory(Host.name())));
+    }
+
+    @Test
+    void keysTakesDistinctAndCounts() {
+        assertEquals(List.of(0), settings().keys());
+        assertEquals(List.of(1, 0, 16), settings("--keys", "1,distinct,16").keys());
+        assertThrows(Exception.class, () -> settings("--keys", "0"));
+        assertThrows(Exception.class, () -> settings("--keys", "some"));
+    }
+
+    /** One table per key mode in one run; signing and verification only for a few keys. */
+    @Test
+    void aQuickRunWithKeysPrintsATablePerMode(@TempDir Path dir) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc = Cli.run(new String[] {"throughput", "--quick", "--sets", "ML-DSA-44", "--keys", "1,distinct",
+                        "--out", dir.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertEquals(Cli.OK, rc, printed + err.toString(StandardCharsets.UTF_8));
+        int one = printed.indexOf("keys: one key");
+        int distinct = printed.indexOf("keys: a distinct key per task");
+        assertTrue(one >= 0 && distinct > one, printed);
+        String oneTable = printed.substring(one, distinct);
+        assertFalse(oneTable.contains("keygen"), oneTable);
+        assertTrue(oneTable.matches("(?s).*\\nML-DSA-44 +sign +[0-9,]+ .*"), oneTable);
+        assertTrue(printed.substring(distinct).matches("(?s).*\\nML-DSA-44 +keygen +[0-9,]+ .*"), printed);
+        String csv = Files.readString(dir.resolve("throughput.csv"));
+        assertTrue(csv.lines().anyMatch(l -> l.startsWith("cpu,pinned,ML-DSA-44") && l.endsWith(",1")), csv);
+        assertTrue(csv.lines().anyMatch(l -> l.contains(",keygen,") && l.endsWith(",distinct")), csv);
     }
 }

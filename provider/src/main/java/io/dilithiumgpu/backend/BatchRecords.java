@@ -23,6 +23,12 @@ import java.util.Objects;
  * Arrays and buffers may hold more than {@code n} records (the batcher reuses pooled ones); a
  * backend reads and writes only the first {@code n}. The factories check every length.
  *
+ * <p>One-key records ({@link #sign(KeyHandle, int, byte[], byte[], byte[], byte[])},
+ * {@link #verify(KeyHandle, int, byte[], byte[], byte[])} and their host-buffer forms) sign or
+ * verify every task with one key: field 0 is then that key's single record, always on the heap
+ * ({@link #array(int)} gives it, {@link #host(int)} gives null), and {@link #key()} is its handle,
+ * whose cache stands for every task.
+ *
  * <p>Immutable; the arrays and buffers it names are the caller's, and {@code with...} returns a
  * new instance naming the same ones.
  */
@@ -36,10 +42,18 @@ public final class BatchRecords {
     private final PrivateKeyCache[] privateKeyCaches;
     private final PublicKeyCache[] publicKeyCaches;
     private final TaskListener listener;
+    private final KeyHandle key;
 
     private BatchRecords(ParameterSet params, Operation op, int n, byte[][] arrays, HostBuffer[] buffers,
                          byte[] status, PrivateKeyCache[] privateKeyCaches, PublicKeyCache[] publicKeyCaches,
                          TaskListener listener) {
+        this(params, op, n, arrays, buffers, status, privateKeyCaches, publicKeyCaches, listener, null);
+    }
+
+    private BatchRecords(ParameterSet params, Operation op, int n, byte[][] arrays, HostBuffer[] buffers,
+                         byte[] status, PrivateKeyCache[] privateKeyCaches, PublicKeyCache[] publicKeyCaches,
+                         TaskListener listener, KeyHandle key) {
+        this.key = key;
         this.params = params;
         this.op = op;
         this.n = n;
@@ -101,9 +115,78 @@ public final class BatchRecords {
         return inHost(params, Operation.VERIFY, n, status, publicKeys, mus, signatures);
     }
 
+    /**
+     * Signing of {@code n} precomputed μ with one private key (as {@link #sign(ParameterSet, int,
+     * byte[], byte[], byte[], byte[], byte[])}, the key given once): a backend with a key cache
+     * expands the key once and uploads only μ and rnd per task.
+     *
+     * @throws IllegalArgumentException when {@code key} is a public key's handle or an array is short
+     * @throws IllegalStateException    when {@code key} is destroyed
+     */
+    public static BatchRecords sign(KeyHandle key, int n, byte[] mus, byte[] rnds, byte[] signatures,
+                                    byte[] status) {
+        ParameterSet p = requireKey(key, true).params();
+        BatchRecords r = onHeap(p, Operation.SIGN, n, status, 1, null, mus, rnds, signatures);
+        r.arrays[0] = key.keyInPlace();
+        return r.withKey(key);
+    }
+
+    /** {@link #sign(KeyHandle, int, byte[], byte[], byte[], byte[])} with μ, rnd and the signatures in host buffers. */
+    public static BatchRecords sign(KeyHandle key, int n, HostBuffer mus, HostBuffer rnds, HostBuffer signatures,
+                                    byte[] status) {
+        ParameterSet p = requireKey(key, true).params();
+        BatchRecords r = inHost(p, Operation.SIGN, n, status, 1, null, mus, rnds, signatures);
+        r.arrays[0] = key.keyInPlace();
+        return r.withKey(key);
+    }
+
+    /**
+     * Verification of {@code n} signatures on precomputed μ with one public key (as
+     * {@link #verify(ParameterSet, int, byte[], byte[], byte[], byte[])}, the key given once).
+     *
+     * @throws IllegalArgumentException when {@code key} is a private key's handle or an array is short
+     */
+    public static BatchRecords verify(KeyHandle key, int n, byte[] mus, byte[] signatures, byte[] status) {
+        ParameterSet p = requireKey(key, false).params();
+        BatchRecords r = onHeap(p, Operation.VERIFY, n, status, 1, null, mus, signatures);
+        r.arrays[0] = key.keyInPlace();
+        return r.withKey(key);
+    }
+
+    /** {@link #verify(KeyHandle, int, byte[], byte[], byte[])} with μ and the signatures in host buffers. */
+    public static BatchRecords verify(KeyHandle key, int n, HostBuffer mus, HostBuffer signatures, byte[] status) {
+        ParameterSet p = requireKey(key, false).params();
+        BatchRecords r = inHost(p, Operation.VERIFY, n, status, 1, null, mus, signatures);
+        r.arrays[0] = key.keyInPlace();
+        return r.withKey(key);
+    }
+
+    private static KeyHandle requireKey(KeyHandle key, boolean secret) {
+        Objects.requireNonNull(key, "key");
+        if (key.isPrivate() != secret) {
+            throw new IllegalArgumentException((secret ? "signing needs a private" : "verification needs a public")
+                    + " key's handle, not " + key);
+        }
+        key.requireLive();
+        return key;
+    }
+
+    private BatchRecords withKey(KeyHandle handle) {
+        Object cache = handle.cache();
+        PrivateKeyCache[] pc = cache instanceof PrivateKeyCache c ? new PrivateKeyCache[] {c} : null;
+        PublicKeyCache[] uc = cache instanceof PublicKeyCache c ? new PublicKeyCache[] {c} : null;
+        return new BatchRecords(params, op, n, arrays, buffers, status, pc, uc, listener, handle);
+    }
+
     private static BatchRecords onHeap(ParameterSet params, Operation op, int n, byte[] status, byte[]... arrays) {
+        return onHeap(params, op, n, status, 0, arrays);
+    }
+
+    /** Records whose fields before {@code from} are set by the caller (a one-key batch's key), the others checked. */
+    private static BatchRecords onHeap(ParameterSet params, Operation op, int n, byte[] status, int from,
+                                       byte[]... arrays) {
         requireCount(params, op, n, status);
-        for (int f = 0; f < arrays.length; f++) {
+        for (int f = from; f < arrays.length; f++) {
             long needed = (long) n * recordBytes(params, op, f);
             Objects.requireNonNull(arrays[f], name(op, f));
             if (arrays[f].length < needed) {
@@ -121,6 +204,19 @@ public final class BatchRecords {
             Objects.requireNonNull(buffers[f], name(op, f)).requireRecords(name(op, f), n, recordBytes(params, op, f));
         }
         return new BatchRecords(params, op, n, null, buffers, status, null, null, null);
+    }
+
+    /**
+     * One-key records in host buffers: fields before {@code from} (the key) are null in
+     * {@code buffers} and live in {@link #arrays}, which the caller fills.
+     */
+    private static BatchRecords inHost(ParameterSet params, Operation op, int n, byte[] status, int from,
+                                       HostBuffer... buffers) {
+        requireCount(params, op, n, status);
+        for (int f = from; f < buffers.length; f++) {
+            Objects.requireNonNull(buffers[f], name(op, f)).requireRecords(name(op, f), n, recordBytes(params, op, f));
+        }
+        return new BatchRecords(params, op, n, new byte[buffers.length][], buffers, status, null, null, null);
     }
 
     private static void requireCount(ParameterSet params, Operation op, int n, byte[] status) {
@@ -146,6 +242,7 @@ public final class BatchRecords {
     public BatchRecords withCaches(PrivateKeyCache[] caches) {
         requireOp(Operation.SIGN, "private-key caches");
         requireCaches(caches == null ? n : caches.length);
+        requireNoKey();
         return new BatchRecords(params, op, n, arrays, buffers, status, caches, null, listener);
     }
 
@@ -153,6 +250,7 @@ public final class BatchRecords {
     public BatchRecords withCaches(PublicKeyCache[] caches) {
         requireOp(Operation.VERIFY, "public-key caches");
         requireCaches(caches == null ? n : caches.length);
+        requireNoKey();
         return new BatchRecords(params, op, n, arrays, buffers, status, null, caches, listener);
     }
 
@@ -162,7 +260,13 @@ public final class BatchRecords {
      * every outcome in the status bytes only.
      */
     public BatchRecords withListener(TaskListener early) {
-        return new BatchRecords(params, op, n, arrays, buffers, status, privateKeyCaches, publicKeyCaches, early);
+        return new BatchRecords(params, op, n, arrays, buffers, status, privateKeyCaches, publicKeyCaches, early, key);
+    }
+
+    private void requireNoKey() {
+        if (key != null) {
+            throw new IllegalStateException("one-key records take their key's cache from its handle");
+        }
     }
 
     private void requireOp(Operation wanted, String what) {
@@ -191,11 +295,14 @@ public final class BatchRecords {
             4 for signing. */
     public int fields() { return fieldCount(op); }
 
-    /** Field f's records on the heap; null when they are in host buffers. */
+    /** Field f's records on the heap; null when they are in host buffers (a one-key batch's key: always its one record). */
     public byte[] array(int f) { return arrays == null ? null : arrays[f]; }
 
-    /** Field f's records in a host buffer; null when they are on the heap. */
+    /** Field f's records in a host buffer; null when they are on the heap (and for a one-key batch's key). */
     public HostBuffer host(int f) { return buffers == null ? null : buffers[f]; }
+
+    /** The one key of one-key records, or null when each task has its own key record. */
+    public KeyHandle key() { return key; }
 
     /** The status bytes, one per task, written by the backend. */
     public byte[] status() { return status; }

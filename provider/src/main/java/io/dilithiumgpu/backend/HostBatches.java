@@ -18,15 +18,21 @@ public final class HostBatches {
         int n = records.count();
         int fields = records.fields();
         byte[][] arrays = new byte[fields][];
+        // A one-key batch's key is its handle's record, on the heap already: used as it is, never wiped here.
+        int from = records.key() != null ? 1 : 0;
         try {
-            for (int f = 0; f < fields; f++) {
+            for (int f = from; f < fields; f++) {
                 arrays[f] = new byte[Math.multiplyExact(n, records.recordBytes(f))];
                 if (records.input(f)) {
                     records.host(f).buffer().get(0, arrays[f]);
                 }
             }
             byte[] status = records.status();
-            BatchRecords heap = switch (records.op()) {
+            BatchRecords heap = records.key() != null ? switch (records.op()) {
+                case SIGN -> BatchRecords.sign(records.key(), n, arrays[1], arrays[2], arrays[3], status);
+                case VERIFY -> BatchRecords.verify(records.key(), n, arrays[1], arrays[2], status);
+                case KEYGEN -> throw new IllegalStateException("key generation has no one-key form");
+            } : switch (records.op()) {
                 case KEYGEN -> BatchRecords.keyGen(records.params(), n, arrays[0], arrays[1], arrays[2], status);
                 case SIGN -> BatchRecords.sign(records.params(), n, arrays[0], arrays[1], arrays[2], arrays[3], status)
                         .withCaches(records.privateKeyCaches());
@@ -40,7 +46,7 @@ public final class HostBatches {
                 }
             }
         } finally {
-            for (int f = 0; f < fields; f++) {
+            for (int f = from; f < fields; f++) {
                 if (arrays[f] != null && records.secret(f)) {
                     Arrays.fill(arrays[f], (byte) 0);
                 }

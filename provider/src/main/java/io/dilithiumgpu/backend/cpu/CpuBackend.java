@@ -133,12 +133,14 @@ public final class CpuBackend implements Backend {
                 byte[] rnds = r.array(2);
                 byte[] signatures = r.array(3);
                 PrivateKeyCache[] caches = r.privateKeyCaches();
-                int skBytes = params.privateKeyBytes();
+                // A one-key batch: every task reads record 0 and its cache.
+                int skBytes = r.key() != null ? 0 : params.privateKeyBytes();
+                int cacheStep = r.key() != null ? 0 : 1;
                 int muBytes = ParameterSet.MU_BYTES;
                 int rndBytes = params.rndBytes();
                 int sigBytes = params.signatureBytes();
                 run(r.count(), i -> status[i] = Scheme.sign(params, privateKeys, i * skBytes,
-                        caches == null ? null : caches[i], mus, i * muBytes, rnds, i * rndBytes, signatures,
+                        caches == null ? null : caches[i * cacheStep], mus, i * muBytes, rnds, i * rndBytes, signatures,
                         i * sigBytes) ? TaskStatus.OK : TaskStatus.INVALID_KEY);
             }
             case VERIFY -> {
@@ -146,11 +148,12 @@ public final class CpuBackend implements Backend {
                 byte[] mus = r.array(1);
                 byte[] signatures = r.array(2);
                 PublicKeyCache[] caches = r.publicKeyCaches();
-                int pkBytes = params.publicKeyBytes();
+                int pkBytes = r.key() != null ? 0 : params.publicKeyBytes();
+                int cacheStep = r.key() != null ? 0 : 1;
                 int muBytes = ParameterSet.MU_BYTES;
                 int sigBytes = params.signatureBytes();
                 run(r.count(), i -> status[i] = Scheme.verify(params, publicKeys, i * pkBytes,
-                        caches == null ? null : caches[i], mus, i * muBytes, signatures, i * sigBytes)
+                        caches == null ? null : caches[i * cacheStep], mus, i * muBytes, signatures, i * sigBytes)
                         ? TaskStatus.OK : TaskStatus.REJECTED);
             }
         }

@@ -152,6 +152,10 @@ public final class CudaBackend implements Backend {
         if (records.count() == 0) {
             return;
         }
+        if (records.key() != null && !keyedEverywhere(records)) {
+            runExpanded(records);
+            return;
+        }
         if (records.inHost()) {
             if (!runPinned(records)) {
                 HostBatches.run(this, records);
@@ -203,7 +207,9 @@ public final class CudaBackend implements Backend {
      */
     private boolean runPinned(BatchRecords records) {
         int fields = records.fields();
-        for (int f = 0; f < fields; f++) {
+        // A one-key batch's key (field 0) is its handle's record on the heap.
+        int from = records.key() != null ? 1 : 0;
+        for (int f = from; f < fields; f++) {
             if (!(records.host(f) instanceof PinnedBuffer pinned && pinned.ownedBy(this))) {
                 return false;
             }
@@ -212,7 +218,7 @@ public final class CudaBackend implements Backend {
         Pointer[] pointers = new Pointer[fields + 1];
         ByteBuffer[] views = new ByteBuffer[fields + 1];
         try {
-            for (int f = 0; f < fields; f++) {
+            for (int f = from; f < fields; f++) {
                 pointers[f] = ((PinnedBuffer) records.host(f)).pointerIn(set);
                 views[f] = records.host(f).buffer();
             }
@@ -223,6 +229,7 @@ public final class CudaBackend implements Backend {
         }
         byte[][] arrays = new byte[fields + 1][];
         arrays[fields] = records.status();
+        arrays[0] = records.key() != null ? records.array(0) : null;
         try {
             set.run(records.params(), records.op(), records.count(), arrays, pointers, views, records.listener(),
                     keys(records));
@@ -233,7 +240,62 @@ public final class CudaBackend implements Backend {
         return true;
     }
 
-    /** The records' key objects, one per task, or null. */
+    /**
+     * Whether every open device has a key cache with the keyed entry points of the records' set,
+     * which one-key records need (their tasks carry no key record of their own).
+     */
+    private boolean keyedEverywhere(BatchRecords records) {
+        DeviceSet set = devices();
+        return set.slots().stream().map(StreamSlot::device).distinct()
+                .allMatch(d -> d.keyCache() != null && d.keyedKernels(records.params()) != null);
+    }
+
+    /**
+     * Runs one-key records where no key cache takes them: the key copied into a record per task,
+     * each task naming the handle's cache, on the heap; the copies are wiped.
+     */
+    private void runExpanded(BatchRecords records) {
+        int n = records.count();
+        ParameterSet p = records.params();
+        byte[] key = records.array(0);
+        byte[] keys = new byte[Math.multiplyExact(n, key.length)];
+        byte[][] fields = new byte[records.fields()][];
+        try {
+            for (int i = 0; i < n; i++) {
+                System.arraycopy(key, 0, keys, i * key.length, key.length);
+            }
+            for (int f = 1; f < fields.length; f++) {
+                fields[f] = records.inHost() ? new byte[Math.multiplyExact(n, records.recordBytes(f))] : records.array(f);
+                if (records.inHost() && records.input(f)) {
+                    records.host(f).buffer().get(0, fields[f]);
+                }
+            }
+            byte[] status = records.status();
+            if (records.op() == Operation.SIGN) {
+                io.dilithiumgpu.core.PrivateKeyCache[] caches = new io.dilithiumgpu.core.PrivateKeyCache[n];
+                java.util.Arrays.fill(caches, records.key().privateKeyCache());
+                run(BatchRecords.sign(p, n, keys, fields[1], fields[2], fields[3], status).withCaches(caches));
+            } else {
+                io.dilithiumgpu.core.PublicKeyCache[] caches = new io.dilithiumgpu.core.PublicKeyCache[n];
+                java.util.Arrays.fill(caches, records.key().publicKeyCache());
+                run(BatchRecords.verify(p, n, keys, fields[1], fields[2], status).withCaches(caches));
+            }
+            for (int f = 1; f < fields.length; f++) {
+                if (records.inHost() && !records.input(f)) {
+                    records.host(f).buffer().put(0, fields[f]);
+                }
+            }
+        } finally {
+            java.util.Arrays.fill(keys, (byte) 0);
+            for (int f = 1; f < fields.length; f++) {
+                if (records.inHost() && fields[f] != null && records.secret(f)) {
+                    java.util.Arrays.fill(fields[f], (byte) 0);
+                }
+            }
+        }
+    }
+
+    /** The records' key objects, one per task (one for all in one-key records), or null. */
     private static Object[] keys(BatchRecords records) {
         return switch (records.op()) {
             case SIGN -> records.privateKeyCaches();

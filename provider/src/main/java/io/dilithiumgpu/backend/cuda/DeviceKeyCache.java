@@ -79,22 +79,32 @@ final class DeviceKeyCache implements AutoCloseable {
 
         /**
          * Allocates and zeroes the slot array at the first admission; the calling thread has the
-         * device's context current.
+         * device's context current. When the driver refuses the memory (out of memory, say) the
+         * region closes: its keys run uncached from then on.
          *
-         * @throws BackendException when the driver refuses (out of memory, say)
+         * @return whether the slot array is there
+         * @throws BackendException when zeroing it fails (the device is in error)
          */
-        synchronized void allocate(String where) {
+        synchronized boolean allocate(String where) {
             if (allocated) {
-                return;
+                return true;
             }
             long bytes = (long) slots.capacity() * slots.slotBytes();
-            CudaCall.check("cuMemAlloc(key cache " + params + (secret ? " private" : " public") + " keys, " + bytes
-                    + " bytes, " + where + ")", () -> JCudaDriver.cuMemAlloc(base, bytes));
+            try {
+                CudaCall.check("cuMemAlloc(key cache " + params + (secret ? " private" : " public") + " keys, "
+                        + bytes + " bytes, " + where + ")", () -> JCudaDriver.cuMemAlloc(base, bytes));
+            } catch (BackendException e) {
+                LOG.log(System.Logger.Level.WARNING, "no device key cache for " + params + (secret ? " private"
+                        : " public") + " keys: " + e.getMessage());
+                slots.close();
+                return false;
+            }
             allocated = true;
             CudaCall.check("cuMemsetD8Async(clear key cache, " + where + ")",
                     () -> JCudaDriver.cuMemsetD8Async(base, (byte) 0, bytes, wipeStream));
             CudaCall.check("cuStreamSynchronize(key cache, " + where + ")",
                     () -> JCudaDriver.cuStreamSynchronize(wipeStream));
+            return true;
         }
 
         synchronized boolean allocated() {
@@ -203,6 +213,10 @@ final class DeviceKeyCache implements AutoCloseable {
      */
     void wipe(Region r, int slot, String why) {
         String where = "key cache, " + why + ", device " + device.ordinal();
+        if (!r.allocated()) {
+            r.slots.wiped(slot);
+            return;
+        }
         synchronized (this) {
             if (closed) {
                 return;

@@ -49,6 +49,8 @@ final class KeyedRun {
     private final KeyGroups groups;
     private final List<KeyIdentity> keys;
     private final KeySlots.Claim[] claims;
+    /** A one-key chunk: every task's key is record 0 of {@code c.arrays[0]} and key object {@code c.keys[0]}. */
+    private final boolean oneKey;
     /** Keys whose slots this run pinned, for {@link KeySlots#release}. */
     private final List<KeyIdentity> pinned = new ArrayList<>();
     private KeyedLayout layout;
@@ -68,6 +70,7 @@ final class KeyedRun {
         this.groups = groups;
         this.keys = keys;
         this.claims = claims;
+        this.oneKey = oneKey(c);
         for (int g = 0; g < claims.length; g++) {
             if (claims[g].route() != KeySlots.Route.UNCACHED) {
                 pinned.add(keys.get(g));
@@ -91,7 +94,10 @@ final class KeyedRun {
         }
         DeviceKeyCache cache = slot.device().keyCache();
         DeviceKeyCache.Region region = cache == null ? null : cache.region(c.params, c.op == Operation.SIGN);
-        if (region == null || region.slots.capacity() == 0) {
+        if (region == null) {
+            if (oneKey(c)) {
+                throw new IllegalStateException("a one-key chunk on a device without a key cache for " + c.params);
+            }
             return null;
         }
         KeyedRun run = route(slot, c, where, region);
@@ -109,9 +115,21 @@ final class KeyedRun {
         }
     }
 
-    /** Groups the chunk's tasks by key and claims each key's route; null when no key reads or fills a slot. */
+    /**
+     * Whether the chunk is of one-key records: one key object for a call of several tasks (for a
+     * call of one task both readings agree).
+     */
+    private static boolean oneKey(Chunk c) {
+        return c.keys.length == 1;
+    }
+
+    /**
+     * Groups the chunk's tasks by key and claims each key's route; null when no key reads or
+     * fills a slot (never for a one-key chunk, whose tasks have no key records of their own).
+     */
     private static KeyedRun route(StreamSlot slot, Chunk c, String where, DeviceKeyCache.Region region) {
-        KeyGroups byObject = KeyGroups.of(c.keys, c.first, c.count);
+        boolean one = oneKey(c);
+        KeyGroups byObject = one ? KeyGroups.one(c.count) : KeyGroups.of(c.keys, c.first, c.count);
         if (byObject.groups() == 0) {
             return null;
         }
@@ -120,7 +138,7 @@ final class KeyedRun {
         List<KeyIdentity> ids = new ArrayList<>(byObject.groups());
         Map<KeyIdentity, Boolean> seenBefore = new HashMap<>();
         for (int g = 0; g < byObject.groups(); g++) {
-            Object ref = c.keys[c.first + byObject.firstTask(g)];
+            Object ref = one ? c.keys[0] : c.keys[c.first + byObject.firstTask(g)];
             boolean seen = sighted(ref) > 0;
             KeyIdentity id = null;
             // Hash a key only when it may be cached: seen before, twice here, or a cache to look in.
@@ -132,7 +150,7 @@ final class KeyedRun {
                 seenBefore.merge(id, seen, Boolean::logicalOr);
             }
         }
-        for (int i = 0; i < c.count; i++) {
+        for (int i = 0; i < c.count && !one; i++) {
             int g = byObject.groupOf(i);
             if (g >= 0 && ids.get(g) != null && byObject.firstTask(g) != i && !matches(ids.get(g), c, i, keyBytes)) {
                 byObject.detach(i);
@@ -151,7 +169,7 @@ final class KeyedRun {
             stats.keyLookup(claims[g].route() == KeySlots.Route.HIT, claims[g].wipeFirst());
             used |= claims[g].route() != KeySlots.Route.UNCACHED;
         }
-        return used ? new KeyedRun(slot, c, where, region, groups, keys, claims) : null;
+        return used || one ? new KeyedRun(slot, c, where, region, groups, keys, claims) : null;
     }
 
     private static int sighted(Object ref) {
@@ -164,8 +182,8 @@ final class KeyedRun {
 
     /** The identity of task i's key object, bound to task i's key bytes; null when they are not its key's. */
     private static KeyIdentity identity(Object ref, Chunk c, int i, int keyBytes) {
-        int off = (c.first + i) * keyBytes;
-        if (c.pinned != null) {
+        int off = oneKey(c) ? 0 : (c.first + i) * keyBytes;
+        if (c.pinned != null && !oneKey(c)) {
             ByteBuffer view = c.views[0];
             return ref instanceof PrivateKeyCache p ? p.identity(view, off) : ((PublicKeyCache) ref).identity(view, off);
         }
@@ -180,9 +198,9 @@ final class KeyedRun {
 
     /** Copies task i's packed key into the pinned block at {@code at}. */
     private void copyKey(int i, long at) {
-        int off = (c.first + i) * keyBytes;
+        int off = oneKey ? 0 : (c.first + i) * keyBytes;
         ByteBuffer h = slot.host().duplicate();
-        if (c.pinned != null) {
+        if (c.pinned != null && !oneKey) {
             h.put(Math.toIntExact(at), c.views[0], off, keyBytes);
         } else {
             h.put(Math.toIntExact(at), c.arrays[0], off, keyBytes);
@@ -204,7 +222,18 @@ final class KeyedRun {
         if (admitted.isEmpty()) {
             return;
         }
-        region.allocate(where);
+        if (!region.allocate(where)) {
+            List<KeyIdentity> dropped = new ArrayList<>();
+            for (int g : admitted) {
+                claims[g] = KeySlots.Claim.UNCACHED;
+                dropped.add(keys.get(g));
+            }
+            pinned.removeAll(dropped);
+            for (int w : region.slots.release(dropped)) {
+                region.cache().wipe(region, w, "no memory");
+            }
+            return;
+        }
         int m = admitted.size();
         KeyedLayout el = KeyedLayout.expand(c.params, secret, m);
         KeyedLayout.Part keyPart = el.part("keys");
@@ -456,8 +485,12 @@ final class KeyedRun {
                 KeyedLayout.Part rnds = layout.part("rnds");
                 long workspace = region.kernels.keyed(secret).config().workspaceBytes(c.count,
                         slot.device().multiprocessors());
-                slot.wipeDevice(List.of(new long[] {keyPart.offset(), keyPart.bytes()},
-                        new long[] {rnds.offset(), rnds.bytes()}), workspace, where, failure, c.plan.sleep());
+                List<long[]> ranges = new ArrayList<>();
+                if (keyPart.bytes() > 0) {
+                    ranges.add(new long[] {keyPart.offset(), keyPart.bytes()});
+                }
+                ranges.add(new long[] {rnds.offset(), rnds.bytes()});
+                slot.wipeDevice(ranges, workspace, where, failure, c.plan.sleep());
             } else if (failure != null && secret) {
                 // Failed before its launch was laid out: the expansion's packed keys may be anywhere in the blocks.
                 StreamSlot.zero(slot.host(), 0, slot.blockBytes());
