@@ -2,8 +2,8 @@
 # The GPU bundle's runner (built into .bundle/ by gpu-bundle/make.sh). Unpacks the runtime, jars
 # and vectors once (to $DG_HOME, default /tmp/dilithium-gpu-bundle), then runs each step named:
 #
-#   tests        the GPU test suite (CUDA backend, GPU-vs-CPU differential, every KAT suite on
-#                CUDA, CCTV's accumulated test of 10,000 iterations per ML-DSA set), with
+#   tests        the GPU test suite (CUDA backend, device key cache, GPU-vs-CPU differential, every
+#                KAT suite on CUDA, CCTV's accumulated test of 10,000 iterations per ML-DSA set), with
 #                -Dcuda.required=true so that a GPU that does not open fails
 #   alltests     every test class of the provider and kat-vectors test jars (the batcher then
 #                runs on the GPU wherever the provider picks its backend itself)
@@ -60,6 +60,7 @@ while [ $# -gt 0 ]; do
     step=$1; shift
     case $step in
         tests) junit gpu-tests --select-class=io.dilithiumgpu.backend.cuda.CudaBackendTest \
+                   --select-class=io.dilithiumgpu.backend.cuda.CudaKeyCacheTest \
                    --select-class=io.dilithiumgpu.backend.cuda.CudaDifferentialTest \
                    --select-class=io.dilithiumgpu.kat.CudaKatTest \
                    --select-class=io.dilithiumgpu.kat.CudaAccumulatedTest ;;

@@ -157,4 +157,36 @@ class DilithiumGpuAsyncTest {
         CompletionException e = assertThrows(CompletionException.class, f::join);
         assertInstanceOf(type, e.getCause());
     }
+
+    /** A key handle signs and verifies as its key does, one at a time and as a one-key batch; destroyed, it fails. */
+    @Test
+    void keyHandlesAndOneKeyBatches() throws Exception {
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        KeyPair pair = assertTimeoutPreemptively(GENEROUS, () -> DilithiumGpu.generateKeyPairs(p, 1).join()).get(0);
+        io.dilithiumgpu.backend.KeyHandle signer = DilithiumGpu.keyHandle(pair.getPrivate());
+        io.dilithiumgpu.backend.KeyHandle verifier = DilithiumGpu.keyHandle(pair.getPublic());
+        MLDSAParameterSpec deterministic = MLDSAParameterSpec.builder().deterministic(true).build();
+        byte[] one = DilithiumGpu.signAsync(signer, message(1), deterministic).join();
+        assertArrayEquals(DilithiumGpu.signAsync(pair.getPrivate(), message(1), deterministic).join(), one);
+        List<byte[]> messages = List.of(message(1), message(2), message(3));
+        List<byte[]> sigs = DilithiumGpu.signAllAsync(signer, messages, deterministic).join();
+        assertEquals(3, sigs.size());
+        assertArrayEquals(one, sigs.get(0));
+        List<byte[]> tampered = new ArrayList<>(sigs);
+        byte[] bad = sigs.get(2).clone();
+        bad[7] ^= 1;
+        tampered.set(2, bad);
+        assertEquals(List.of(true, true, false),
+                DilithiumGpu.verifyAllAsync(verifier, messages, tampered, deterministic).join());
+        assertTrue(DilithiumGpu.verifyAsync(verifier, message(2), sigs.get(1), deterministic).join());
+        CompletionException wrongKind = assertThrows(CompletionException.class,
+                () -> DilithiumGpu.signAsync(verifier, message(1), deterministic).join());
+        assertInstanceOf(InvalidKeyException.class, wrongKind.getCause());
+        assertThrows(IllegalArgumentException.class,
+                () -> DilithiumGpu.verifyAllAsync(verifier, messages, sigs.subList(0, 2), deterministic));
+        signer.destroy();
+        CompletionException destroyed = assertThrows(CompletionException.class,
+                () -> DilithiumGpu.signAsync(signer, message(1), deterministic).join());
+        assertInstanceOf(InvalidKeyException.class, destroyed.getCause());
+    }
 }
