@@ -117,10 +117,11 @@ final class KeyedRun {
 
     /**
      * Whether the chunk is of one-key records: one key object for a call of several tasks (for a
-     * call of one task both readings agree).
+     * call of one task both readings agree: its key is record 0).
      */
     private static boolean oneKey(Chunk c) {
-        return c.keys.length == 1;
+        int last = c.plan.chunks() - 1;
+        return c.keys.length == 1 && c.plan.first(last) + c.plan.count(last) > 1;
     }
 
     /**
