@@ -165,9 +165,9 @@ final class BatcherCli extends Subcommand {
                     inCall.add(System.nanoTime() - submitted);
                     calls.increment();
                 }, warmup, measure);
-                out.printf(Locale.ROOT, "%,d callers: %,.0f ops/s; %.0f µs per call; %s; %s; %s%n", callers,
+                out.printf(Locale.ROOT, "%,d callers: %,.0f ops/s; %.0f µs per call; %s; %s; %s; %s%n", callers,
                         r.opsPerSecond(), inCall.sum() / 1e3 / Math.max(1, calls.sum()), Anatomy.of(m).since(start),
-                        r.cpu(), r.allocated());
+                        r.cpu(), r.allocated(), r.gc());
             }
         }
         return Cli.OK;
@@ -222,9 +222,9 @@ final class BatcherCli extends Subcommand {
                         Callers.ClosedLoopResult<?> r = op == Operation.SIGN
                                 ? Callers.closedLoop(callers, load.signers(style), warmup, measure)
                                 : Callers.closedLoop(callers, load.verifiers(style), warmup, measure);
-                        out.printf(Locale.ROOT, "%s %s, %,d callers: %,.0f ops/s; %s; %s; %s%n",
+                        out.printf(Locale.ROOT, "%s %s, %,d callers: %,.0f ops/s; %s; %s; %s; %s%n",
                                 ThroughputCli.opName(op), style.label, callers, r.opsPerSecond(),
-                                Anatomy.of(m).since(start), r.cpu(), r.allocated());
+                                Anatomy.of(m).since(start), r.cpu(), r.allocated(), r.gc());
                     }
                 }
             }

@@ -58,10 +58,10 @@ final class Callers {
     /**
      * The result of a closed-loop run: the throughput, every caller (for checking afterwards), the
      * process's CPU use over the measured window ({@link CpuUse#since}), and the heap bytes
-     * allocated per call in it ({@link Allocated#perCall}).
+     * allocated per call in it ({@link Allocated#perCall}), and the collections in it ({@link GcTime#since}).
      */
     record ClosedLoopResult<C extends Call>(double opsPerSecond, long calls, List<C> callers, String cpu,
-                                            String allocated) {}
+                                            String allocated, String gc) {}
 
     /**
      * The system property that makes callers platform threads where virtual threads exist
@@ -124,6 +124,8 @@ final class Callers {
         CpuUse cpuEnd;
         long allocatedStart;
         long allocatedEnd;
+        GcTime gcStart;
+        GcTime gcEnd;
         try {
             for (int i = 0; i < callers; i++) {
                 executor.execute(() -> {
@@ -146,12 +148,14 @@ final class Callers {
             sleepNanos(warmupNanos);
             cpuStart = CpuUse.snapshot();
             allocatedStart = Allocated.now();
+            gcStart = GcTime.now();
             phase.set(measure);
             start = System.nanoTime();
             sleepNanos(measureNanos);
             phase.set(stop);
             end = System.nanoTime();
             allocatedEnd = Allocated.now();
+            gcEnd = GcTime.now();
             cpuEnd = CpuUse.snapshot();
             if (!finished.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("callers still busy " + DRAIN_SECONDS + " s after the run ended");
@@ -162,7 +166,7 @@ final class Callers {
         rethrow(failure.get());
         long calls = done.sum();
         return new ClosedLoopResult<>(Stats.opsPerSecond(calls, end - start), calls, List.copyOf(made),
-                cpuEnd.since(cpuStart, calls), Allocated.perCall(allocatedStart, allocatedEnd, calls));
+                cpuEnd.since(cpuStart, calls), Allocated.perCall(allocatedStart, allocatedEnd, calls), gcEnd.since(gcStart));
     }
 
     /**

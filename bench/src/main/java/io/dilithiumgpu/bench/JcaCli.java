@@ -303,10 +303,10 @@ public final class JcaCli extends Subcommand {
             long[] inCalls = load.timeInCalls();
             double inCall = (inCalls[0] - inCallsBefore[0]) / 1e3 / Math.max(1, inCalls[1] - inCallsBefore[1]);
             System.err.printf(Locale.ROOT, "[jca] %s %s %s %s, %d callers: %,.0f ops/s; round trip %.0f µs, %.0f µs"
-                            + " of it in the call; %s%s; %s%n", c.label, p, ThroughputCli.opName(op), style.label,
+                            + " of it in the call; %s%s; %s; %s%n", c.label, p, ThroughputCli.opName(op), style.label,
                     levels.get(i), rates[i], levels.get(i) * 1e6 / rates[i], inCall,
                     before == null ? "" : RouteShare.snapshot().since(routesBefore) + "; "
-                            + Anatomy.snapshot().since(before) + "; ", r.cpu(), r.allocated());
+                            + Anatomy.snapshot().since(before) + "; ", r.cpu(), r.allocated(), r.gc());
         }
         double peak = 0;
         for (double r : rates) {
@@ -316,16 +316,17 @@ public final class JcaCli extends Subcommand {
         double rate = fixedRate != null ? fixedRate : Math.max(peak / 2, 1e9 / measure);
         CpuUse cpuBefore = CpuUse.snapshot();
         long allocatedBefore = Allocated.now();
+        GcTime gcBefore = GcTime.now();
         Anatomy before = c == Contender.DILITHIUM_GPU ? Anatomy.snapshot() : null;
         Histogram latency = openLoop(load, op, style, rate, measure);
         long allocatedAfter = Allocated.now();
         long calls = latency.getTotalCount();
         System.err.printf(Locale.ROOT, "[jca] %s %s %s %s, open loop at %,.0f/s: %,d calls; p50 %s, p99 %s, p99.9 %s,"
-                        + " max %s; %s%s; %s%n", c.label, p, ThroughputCli.opName(op), style.label, rate, calls,
+                        + " max %s; %s%s; %s; %s%n", c.label, p, ThroughputCli.opName(op), style.label, rate, calls,
                 Format.millis(latency.getValueAtPercentile(50)), Format.millis(latency.getValueAtPercentile(99)),
                 Format.millis(latency.getValueAtPercentile(99.9)), Format.millis(latency.getMaxValue()),
                 before == null ? "" : Anatomy.snapshot().since(before) + "; ", CpuUse.snapshot().since(cpuBefore, calls),
-                Allocated.perCall(allocatedBefore, allocatedAfter, calls));
+                Allocated.perCall(allocatedBefore, allocatedAfter, calls), GcTime.now().since(gcBefore));
         return new Result(p, op, style, c, levels, rates, rate, (int) calls, latency.getValueAtPercentile(50),
                 latency.getValueAtPercentile(99), latency.getValueAtPercentile(99.9), latency.getMaxValue());
     }
