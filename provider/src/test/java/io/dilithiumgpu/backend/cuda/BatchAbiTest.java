@@ -89,4 +89,20 @@ class BatchAbiTest {
             assertFalse(BatchAbi.statusAllowed(op, (byte) 3), op.toString());
         }
     }
+
+    @Test
+    void theKeyCachesNamesFollowTheContract() {
+        assertEquals("expand_sk_mldsa44", BatchAbi.expandName(ParameterSet.ML_DSA_44, true));
+        assertEquals("expand_pk_dilithium5", BatchAbi.expandName(ParameterSet.DILITHIUM5, false));
+        assertEquals("sign_keyed_mldsa65", BatchAbi.keyedName(ParameterSet.ML_DSA_65, Operation.SIGN));
+        assertEquals("verify_keyed_dilithium2", BatchAbi.keyedName(ParameterSet.DILITHIUM2, Operation.VERIFY));
+        assertEquals("slot_bytes_sk_mldsa87", BatchAbi.slotBytesName(ParameterSet.ML_DSA_87, true));
+        assertEquals("slot_bytes_pk_dilithium3", BatchAbi.slotBytesName(ParameterSet.DILITHIUM3, false));
+        assertTrue(BatchAbi.expandStatusAllowed(true, TaskStatus.INVALID_KEY));
+        assertFalse(BatchAbi.expandStatusAllowed(false, TaskStatus.INVALID_KEY));
+        assertFalse(BatchAbi.expandStatusAllowed(true, TaskStatus.REJECTED));
+        assertFalse(BatchAbi.expandStatusAllowed(true, StreamSlot.UNWRITTEN));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> BatchAbi.keyedName(ParameterSet.ML_DSA_44, Operation.KEYGEN));
+    }
 }

@@ -76,4 +76,26 @@ class CudaConfigTest {
         assertThrows(IllegalArgumentException.class, () -> b.devices(List.of(-1)));
         assertThrows(IllegalArgumentException.class, () -> b.devices(List.of(1, 0, 1)), "a device twice");
     }
+
+    @Test
+    void theKeyCachePropertyTakesAutoOrBytes() {
+        assertEquals(CudaConfig.KEY_CACHE_AUTO, CudaConfig.defaults().keyCacheBytes());
+        String[][] cases = {{"auto", "-1"}, {" AUTO ", "-1"}, {"0", "0"}, {"4096", "4096"}, {"64k", "65536"},
+                {"3 M", "3145728"}, {"2g", "2147483648"}};
+        for (String[] c : cases) {
+            Properties props = new Properties();
+            props.setProperty(CudaConfig.KEY_CACHE_PROPERTY, c[0]);
+            assertEquals(Long.parseLong(c[1]), CudaConfig.builder(props).build().keyCacheBytes(), c[0]);
+        }
+        for (String bad : new String[] {"lots", "-1", "5t", "", "99999999999g"}) {
+            Properties props = new Properties();
+            props.setProperty(CudaConfig.KEY_CACHE_PROPERTY, bad);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CudaConfig.builder(props));
+            assertTrue(e.getMessage().contains(CudaConfig.KEY_CACHE_PROPERTY), e.getMessage());
+        }
+        CudaConfig c = CudaConfig.builder().keyCacheBytes(1 << 20).build();
+        assertEquals(c, c.toBuilder().build());
+        assertFalse(c.equals(CudaConfig.defaults()));
+        assertThrows(IllegalArgumentException.class, () -> CudaConfig.builder().keyCacheBytes(-2));
+    }
 }
