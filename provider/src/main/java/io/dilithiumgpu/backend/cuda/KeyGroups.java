@@ -147,25 +147,62 @@ final class KeyGroups {
     }
 
     /**
-     * The launch's key references, given each group's slot (-1: the group runs uncached): see
-     * {@link KeyedTasks}. Each uncached group gets one packed record (its first task's key); each
-     * task alone gets its own.
+     * The tasks in an order that puts each key's tasks side by side (CACHE_ABI: a slot read by
+     * adjacent tasks stays in L2): the groups in the order of their first task, each group's tasks
+     * in task order, then the tasks alone. Entry j is the task launched j-th.
+     */
+    int[] launchOrder() {
+        int n = groupOf.length;
+        int[] next = new int[groups() + 1];
+        for (int g : groupOf) {
+            if (g >= 0) {
+                next[g + 1]++;
+            }
+        }
+        for (int g = 1; g <= groups(); g++) {
+            next[g] += next[g - 1];
+        }
+        int alone = next[groups()];
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            int g = groupOf[i];
+            order[g >= 0 ? next[g]++ : alone++] = i;
+        }
+        return order;
+    }
+
+    /**
+     * The launch's key references in task order, given each group's slot (-1: the group runs
+     * uncached): see {@link KeyedTasks}. Each uncached group gets one packed record (its first
+     * task's key); each task alone gets its own.
      */
     KeyedTasks keyOf(int[] slotOfGroup) {
+        return keyOf(slotOfGroup, null);
+    }
+
+    /**
+     * As {@link #keyOf(int[])}, with the tasks launched in {@code order} (entry j: the task
+     * launched j-th; null for task order): {@code keyOf[j]} is then launch position j's.
+     */
+    KeyedTasks keyOf(int[] slotOfGroup, int[] order) {
         if (slotOfGroup.length != groups()) {
             throw new IllegalArgumentException(slotOfGroup.length + " slots for " + groups() + " groups");
         }
         int n = groupOf.length;
+        if (order != null && order.length != n) {
+            throw new IllegalArgumentException("an order of " + order.length + " tasks for " + n);
+        }
         int[] keyOf = new int[n];
         int[] records = new int[n];
         int[] recordOfGroup = new int[groups()];
         Arrays.fill(recordOfGroup, -1);
         int r = 0;
         int cached = 0;
-        for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+            int i = order == null ? j : order[j];
             int g = groupOf[i];
             if (g >= 0 && slotOfGroup[g] >= 0) {
-                keyOf[i] = slotOfGroup[g];
+                keyOf[j] = slotOfGroup[g];
                 cached++;
                 continue;
             }
@@ -179,7 +216,7 @@ final class KeyGroups {
                     recordOfGroup[g] = record;
                 }
             }
-            keyOf[i] = -record - 1;
+            keyOf[j] = -record - 1;
         }
         return new KeyedTasks(keyOf, Arrays.copyOf(records, r), cached);
     }

@@ -27,10 +27,11 @@ import java.util.Map;
  * does), then one {@code sign_keyed_*} / {@code verify_keyed_*} launch whose {@code keyOf} points
  * each task at its slot or at one packed record of the uncached keys, only those uploaded.
  *
- * <p>Records: the tasks keep their order (a task's μ, rnd and signature are where the caller has
- * them, so that records in registered host memory are copied straight from and to it); the keys'
- * slots are read through L2 by all tasks of a key. Heap records go through the slot's pinned
- * block. Outputs are downloaded after the launch (no early delivery).
+ * <p>Records: heap records go through the slot's pinned block, packed in an order that puts each
+ * key's tasks side by side ({@link KeyGroups#launchOrder}), so that the slot they read stays in
+ * L2, and unpacked back into task order. Records in registered host memory keep the caller's
+ * order (they are copied straight from and to it; sorting them would cost a host copy of every
+ * record). Outputs are downloaded after the launch (no early delivery).
  *
  * <p>Secrets: the uncached private keys and the rnds are wiped from the pinned and device blocks
  * as in a plain chunk; the packed private keys an expansion read are wiped from both once it has
@@ -55,6 +56,8 @@ final class KeyedRun {
     private final List<KeyIdentity> pinned = new ArrayList<>();
     private KeyedLayout layout;
     private KeyedTasks tasks;
+    /** Launch position j runs task order[j] of the chunk; null: task order. */
+    private int[] order;
     private long started;
     private long packed;
     private long submitted;
@@ -303,7 +306,8 @@ final class KeyedRun {
         for (int g = 0; g < claims.length; g++) {
             slotOfGroup[g] = claims[g].route() == KeySlots.Route.UNCACHED ? -1 : claims[g].slot();
         }
-        tasks = groups.keyOf(slotOfGroup);
+        order = c.pinned == null && !oneKey ? groups.launchOrder() : null;
+        tasks = groups.keyOf(slotOfGroup, order);
         layout = KeyedLayout.launch(c.params, c.op, n, tasks.uncachedRecords());
         if (layout.totalBytes() > slot.blockBytes()) {
             throw new IllegalStateException("a keyed chunk of " + n + " tasks does not fit its slot");
@@ -320,7 +324,15 @@ final class KeyedRun {
         if (c.pinned == null) {
             for (int f : fields) {
                 KeyedLayout.Part part = partOf(f);
-                h.put(Math.toIntExact(part.offset()), c.arrays[f], c.first * part.recordBytes(), n * part.recordBytes());
+                int size = part.recordBytes();
+                if (order == null) {
+                    h.put(Math.toIntExact(part.offset()), c.arrays[f], c.first * size, n * size);
+                } else {
+                    for (int j = 0; j < n; j++) {
+                        h.put(Math.toIntExact(part.offset() + (long) j * size), c.arrays[f], (c.first + order[j]) * size,
+                                size);
+                    }
+                }
             }
         }
         packed = System.nanoTime();
@@ -434,18 +446,22 @@ final class KeyedRun {
             byte s = h.get(Math.toIntExact(status.offset() + i));
             if (!BatchAbi.statusAllowed(c.op, s)) {
                 throw new BackendException(region.kernels.keyed(secret).name() + " on " + slot.device().description()
-                        + " left task " + (c.first + i) + " with status " + (s & 0xFF)
+                        + " left task " + (c.first + task(i)) + " with status " + (s & 0xFF)
                         + (s == StreamSlot.UNWRITTEN ? " (never written)" : " (not a status of " + c.op + ")"));
             }
         }
-        h.get(Math.toIntExact(status.offset()), out, c.first, n);
+        for (int j = 0; j < n; j++) {
+            out[c.first + task(j)] = h.get(Math.toIntExact(status.offset() + j));
+        }
         if (c.op != Operation.SIGN) {
             return;
         }
         KeyedLayout.Part sigs = layout.part("signatures");
         int size = sigs.recordBytes();
         if (c.pinned == null) {
-            h.get(Math.toIntExact(sigs.offset()), c.arrays[3], c.first * size, n * size);
+            for (int j = 0; j < n; j++) {
+                h.get(Math.toIntExact(sigs.offset() + (long) j * size), c.arrays[3], (c.first + task(j)) * size, size);
+            }
         }
         for (int i = c.first; i < c.first + n; i++) {
             if (out[i] != BatchAbi.STATUS_OK) {
@@ -456,6 +472,11 @@ final class KeyedRun {
                 }
             }
         }
+    }
+
+    /** The chunk's task at launch position j. */
+    private int task(int j) {
+        return order == null ? j : order[j];
     }
 
     /** Zeroes the secret inputs from the pinned block: the uncached private keys and, for heap records, the rnds. */

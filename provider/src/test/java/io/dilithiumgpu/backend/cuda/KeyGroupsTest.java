@@ -119,4 +119,23 @@ class KeyGroupsTest {
         }
         return out;
     }
+
+    @Test
+    void theLaunchOrderPutsEachKeysTasksSideBySide() {
+        Object x = new Object();
+        Object y = new Object();
+        Object[] refs = {x, y, null, x, y, null, x};
+        KeyGroups g = KeyGroups.of(refs, 0, refs.length);
+        int[] order = g.launchOrder();
+        assertArrayEquals(new int[] {0, 3, 6, 1, 4, 2, 5}, order);
+        // x cached in slot 4, y uncached: keyOf follows the launch positions, records name tasks.
+        KeyedTasks t = g.keyOf(new int[] {4, -1}, order);
+        assertArrayEquals(new int[] {4, 4, 4, -1, -1, -2, -3}, t.keyOf());
+        assertArrayEquals(new int[] {1, 2, 5}, t.records());
+        assertEquals(3, t.cached());
+        assertThrows(IllegalArgumentException.class, () -> g.keyOf(new int[] {4, -1}, new int[3]));
+        int[] sorted = order.clone();
+        Arrays.sort(sorted);
+        assertArrayEquals(new int[] {0, 1, 2, 3, 4, 5, 6}, sorted, "a permutation");
+    }
 }
