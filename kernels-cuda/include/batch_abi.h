@@ -2,7 +2,7 @@
  * The contract between the kernels and the Java CUDA backend (io.dilithiumgpu.backend.cuda.BatchAbi
  * mirrors it). Plain C so that host code and the nvcc host-test build include it too.
  *
- * Parameter-set tags, used in every entry-point name:
+ * Parameter-set tags, used in every entry-point and slot-size name:
  *   dilithium2 dilithium3 dilithium5   CRYSTALS-Dilithium round 3.1
  *   mldsa44    mldsa65    mldsa87      ML-DSA, FIPS 204
  *
@@ -19,6 +19,43 @@
  *   verify_<set>(const uint8_t *pks, const uint8_t *mus, const uint8_t *sigs,
  *                uint8_t *status, int n, uint32_t *scratch, uint8_t *workspace)
  *
+ * The device key cache: a key expanded once on the device into a slot, then read in place (through
+ * L2) by every task that signs or verifies with it, instead of each task expanding A^ and
+ * transforming s1, s2, t0 or t1 again:
+ *
+ *   expand_sk_<set>(const uint8_t *sks, const int32_t *slotOf, uint8_t *slots,
+ *                   uint8_t *status, int n, uint32_t *scratch, uint8_t *workspace)
+ *   expand_pk_<set>(const uint8_t *pks, const int32_t *slotOf, uint8_t *slots,
+ *                   uint8_t *status, int n, uint32_t *scratch, uint8_t *workspace)
+ *   sign_keyed_<set>  (const uint8_t *sks, const int32_t *keyOf, const uint8_t *slots,
+ *                      const uint8_t *mus, const uint8_t *rnds, uint8_t *sigs,
+ *                      uint8_t *status, int n, uint32_t *scratch, uint8_t *workspace)
+ *   verify_keyed_<set>(const uint8_t *pks, const int32_t *keyOf, const uint8_t *slots,
+ *                      const uint8_t *mus, const uint8_t *sigs,
+ *                      uint8_t *status, int n, uint32_t *scratch, uint8_t *workspace)
+ *
+ *   __constant__ int32_t slot_bytes_sk_<set>;   bytes of one sk slot, a multiple of 256
+ *   __constant__ int32_t slot_bytes_pk_<set>;   bytes of one pk slot, a multiple of 256
+ *
+ * `slots` is one allocation per (device, set, form); slot s is bytes [s * SLOT, (s + 1) * SLOT).
+ *
+ * expand_*: task i expands packed record i of sks / pks into slot slotOf[i]. expand_sk's status is
+ * ABI_STATUS_INVALID_KEY for an s1 or s2 coefficient outside [-eta, eta] (the slot is then partly
+ * written: never sign with it, wipe it), else ABI_STATUS_OK; expand_pk's is always ABI_STATUS_OK.
+ * An sk slot holds A^, s1^, s2^, t0^ (NTT domain) and K; a pk slot holds A^ and NTT(t1 2^d), so
+ * that a cached verification transforms no key polynomial. tr is not kept: mu comes from the host.
+ * The layouts are the kernels' business (sign.cuh, verify.cuh), the sizes the host's.
+ *
+ * sign_keyed / verify_keyed: keyOf[i] >= 0 takes task i's key from slot keyOf[i];
+ * keyOf[i] < 0 from packed record -keyOf[i] - 1 of sks / pks, which hold the uncached keys alone,
+ * densely, so that only they are uploaded (sks / pks may be null when every task is cached, slots
+ * when none is). mus, rnds, sigs and status are task i's records as for sign_ / verify_, and the
+ * outputs and statuses are bit-exact with theirs on the same key and inputs. Give the tasks of one
+ * key adjacent indices (sort by key), so that the slot they read stays in L2.
+ *
+ * A slot holds secret-derived values: the host wipes it (to zero) when it evicts it, on close, and
+ * when the key is destroyed; the kernels never leave key material anywhere else (below).
+ *
  * Launch configuration: each entry point <entry> has a companion
  *   __constant__ int32_t <entry>_cfg[ABI_CFG_WORDS];
  * that the host reads once with cuModuleGetGlobal:
@@ -29,7 +66,9 @@
  *                          grid = min(ceil(n / tasks), k * multiprocessors), and blocks pull
  *                          work from the atomic counters in scratch
  *   [ABI_CFG_WORKSPACE]    bytes of global workspace per worker (see below); a workspace of
- *                          n * that always suffices
+ *                          n * that always suffices. 0 for expand_* (they write the slots
+ *                          directly); sign_keyed_ and verify_keyed_ need as much as sign_ and
+ *                          verify_ (an uncached task expands its key there)
  * scratch is ABI_SCRATCH_WORDS zeroed 32-bit words (the host clears them before each launch);
  * scratch[ABI_SCRATCH_NEXT_TASK] is the counter the workers take task indices from.
  *
@@ -44,12 +83,12 @@
  * Alignment: every array argument must start at a 16-byte aligned device address (cuMemAlloc
  * gives 256); records inside them may have any size (signatures of odd length included).
  *
- * Status bytes (io.dilithiumgpu.backend.TaskStatus): written for every task. sign_* writes
- * ABI_STATUS_INVALID_KEY for an sk whose s1 or s2 decodes outside [-eta, eta], and also for an
- * sk that has not produced a signature after 1000 iterations of the rejection loop (probability
- * below 2^-300 for a well-formed key; only a crafted key gets there), so that no key can hold
- * the GPU forever. A signature record is meaningful only where the status is ABI_STATUS_OK
- * (elsewhere it may be partly written).
+ * Status bytes (io.dilithiumgpu.backend.TaskStatus): written for every task. sign_* (keyed too)
+ * writes ABI_STATUS_INVALID_KEY for an sk whose s1 or s2 decodes outside [-eta, eta], and also
+ * for a key that has not produced a signature after 1000 iterations of the rejection loop
+ * (probability below 2^-300 for a well-formed key; only a crafted key gets there), so that no key
+ * can hold the GPU forever. A signature record is meaningful only where the status is
+ * ABI_STATUS_OK (elsewhere it may be partly written).
  */
 #ifndef DILITHIUMGPU_BATCH_ABI_H
 #define DILITHIUMGPU_BATCH_ABI_H
@@ -66,7 +105,7 @@
 
 #define ABI_STATUS_OK          0  /* keys made, signature made, or signature valid */
 #define ABI_STATUS_REJECTED    1  /* verify: not a valid signature */
-#define ABI_STATUS_INVALID_KEY 2  /* sign: s1 or s2 out of [-eta, eta] */
+#define ABI_STATUS_INVALID_KEY 2  /* sign, expand_sk: s1 or s2 out of [-eta, eta] */
 
 #define ABI_SEED_BYTES 32
 #define ABI_MU_BYTES   64

@@ -25,6 +25,11 @@
  * y^ is read K L times per iteration. Where it fits (L <= 5) it lives in the warp's lane-stream
  * staging rows instead, which are idle while iterations run (they serve only the drawing of y),
  * and the workspace has no y^ slice.
+ *
+ * The key may also come expanded, from a slot of the device key cache (batch_abi.h): the slot is
+ * the workspace's key part A^ | s1^ | s2^ | t0^, then K, and the iterations read it in place. The
+ * task then draws no A^, so its first block holds CANDIDATES iterations; the iterations tried are
+ * the same ITERATIONS in either case, so a slot gives the packed key's signature and status.
  */
 #ifndef DILITHIUMGPU_SIGN_CUH
 #define DILITHIUMGPU_SIGN_CUH
@@ -33,6 +38,7 @@
 #include "batch_abi.h"
 #include "expand.cuh"
 #include "keccak.cuh"
+#include "key_source.cuh"
 #include "ntt.cuh"
 #include "pack.cuh"
 #include "params.cuh"
@@ -67,13 +73,33 @@ struct SignTask {
     static constexpr int WS_YHAT = WS_Y + CANDIDATES * P::L * N;
     static constexpr int WS_W = WS_YHAT + (YHAT_SHARED ? 0 : P::L * N);
     static constexpr int WS_SIG = WS_W + P::K * N;
-    /** Blocks: FIRST iterations, then CANDIDATES each; kappa < MAX_ITERATIONS + CANDIDATES - 1 at most. */
-    static constexpr int BLOCKS = 1 + (MAX_ITERATIONS - FIRST + CANDIDATES - 1) / CANDIDATES;
-
-    /** The first iteration of block b, and its iterations. */
-    static DG_HD int block_base(int b) { return b == 0 ? 0 : FIRST + (b - 1) * CANDIDATES; }
-    static DG_HD int block_size(int b) { return b == 0 ? FIRST : CANDIDATES; }
     static constexpr int WS_WORDS = WS_SIG + (P::SIG_BYTES + 15) / 16 * 4;
+
+    /**
+     * Iterations tried before ABI_STATUS_INVALID_KEY, whatever the key source: at least
+     * MAX_ITERATIONS, in blocks of FIRST and then CANDIDATES each (kappa < MAX_ITERATIONS +
+     * CANDIDATES - 1 at most).
+     */
+    static constexpr int ITERATIONS = FIRST + (MAX_ITERATIONS - FIRST + CANDIDATES - 1) / CANDIDATES * CANDIDATES;
+
+    /**
+     * The blocks of iterations for a key source: a packed key's first block draws A^ too and holds
+     * FIRST iterations; a slot's holds CANDIDATES. The last block holds what is left of ITERATIONS.
+     */
+    template <KeySource SRC>
+    struct Blocks {
+        static constexpr int HEAD = SRC == KeySource::SLOT ? CANDIDATES : FIRST;
+        static constexpr int COUNT = 1 + (ITERATIONS - HEAD + CANDIDATES - 1) / CANDIDATES;
+        static constexpr int TAIL = ITERATIONS - HEAD - (COUNT - 2) * CANDIDATES;
+        static_assert(COUNT >= 2 && TAIL > 0 && TAIL <= CANDIDATES, "the blocks hold exactly ITERATIONS");
+        static DG_HD int base(int b) { return b == 0 ? 0 : HEAD + (b - 1) * CANDIDATES; }
+        static DG_HD int size(int b) { return b == 0 ? HEAD : b == COUNT - 1 ? TAIL : CANDIDATES; }
+    };
+
+    /** A cache slot: the workspace's key part [WS_A, WS_Y), then K in a 256-byte tail. */
+    static constexpr int SLOT_KEY = WS_Y;
+    static constexpr int SLOT_WORDS = SLOT_KEY + 64;
+    static_assert(SLOT_WORDS % 64 == 0, "slots are whole 256-byte units");
 
     struct Args {
         const uint8_t* sks;
@@ -87,24 +113,35 @@ struct SignTask {
     static DG_HD int32_t w_high(int32_t v) { return (int32_t)((uint32_t)v >> 24); }
     static DG_HD int32_t w_r0(int32_t v) { return (int32_t)((uint32_t)v << 8) >> 8; }
 
-    /** Signs task `task`. */
+    /** Signs task `task` with its packed key. */
     static DG_HD uint8_t run(int task, const Args& a, WarpShared& sh, int32_t* ws, const int32_t* zt) {
-        const uint8_t* sk = a.sks + (size_t)task * P::SK_BYTES;
-        const uint8_t* mu = a.mus + (size_t)task * CRH_BYTES;
-        const uint8_t* rnd = a.rnds + (size_t)task * P::RND_BYTES;
-        uint8_t* sig = a.sigs + (size_t)task * P::SIG_BYTES;
+        return sign<KeySource::PACKED>(a.sks + (size_t)task * P::SK_BYTES, a.mus + (size_t)task * CRH_BYTES,
+                                       a.rnds + (size_t)task * P::RND_BYTES, a.sigs + (size_t)task * P::SIG_BYTES,
+                                       sh, ws, zt);
+    }
+
+    /**
+     * Signs mu with `key`: a packed sk (PACKED: decoded and expanded into the workspace) or a
+     * cache slot of SLOT_WORDS words (SLOT: read in place).
+     */
+    template <KeySource SRC>
+    static DG_HD uint8_t sign(const uint8_t* key, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig,
+                              WarpShared& sh, int32_t* ws, const int32_t* zt) {
+        constexpr bool SLOT = SRC == KeySource::SLOT;
+        using B = Blocks<SRC>;
         const int l = (int)warp::lane();
         uint8_t* seed_bytes = reinterpret_cast<uint8_t*>(sh.seeds);
+        const uint8_t* k_bytes = SLOT ? key + SLOT_KEY * 4 : key + P::SK_KEY;
 
-        // rho and K from sk; mu at the head of the c~ message.
+        // rho (for ExpandA) and K; mu at the head of the c~ message.
         warp::sync();
-        seed_bytes[l] = sk[P::SK_RHO + l];
-        seed_bytes[SEED_BYTES + CRH_BYTES + l] = sk[P::SK_KEY + l];
+        if (!SLOT) seed_bytes[l] = key[P::SK_RHO + l];
+        seed_bytes[SEED_BYTES + CRH_BYTES + l] = k_bytes[l];
         sh.msg[l] = mu[l];
         sh.msg[32 + l] = mu[32 + l];
         if (P::FIPS204) {
             // rho'' = H(K || rnd || mu, 64) (FIPS 204 Algorithm 7, step 7).
-            sh.block[l] = sk[P::SK_KEY + l];
+            sh.block[l] = k_bytes[l];
             sh.block[32 + l] = rnd[l];
             sh.block[64 + l] = mu[l];
             sh.block[96 + l] = mu[32 + l];
@@ -117,8 +154,30 @@ struct SignTask {
             seed_bytes[SEED_BYTES + l] = rnd[l];
             seed_bytes[SEED_BYTES + 32 + l] = rnd[32 + l];
         }
+        if (!SLOT && !decode_keys(key, ws, sh, zt)) return ABI_STATUS_INVALID_KEY;
+        const int32_t* keys = SLOT ? reinterpret_cast<const int32_t*>(key) : ws;
 
-        // s1^, s2^, t0^ (skDecode, FIPS 204 Algorithm 25, rejecting s outside [-eta, eta]).
+        DG_NO_UNROLL
+        for (int b = 0; b < B::COUNT; ++b) {
+            draw<SRC>(b, sh, ws);
+            DG_NO_UNROLL
+            for (int c = 0; c < B::size(b); ++c) {
+                if (attempt(ws + WS_Y + c * P::L * N, staged(ws), sh, keys, ws, zt)) {
+                    copy_out(staged(ws), sig);
+                    return ABI_STATUS_OK;
+                }
+            }
+        }
+        return ABI_STATUS_INVALID_KEY;
+    }
+
+    /**
+     * s1^, s2^, t0^ of a packed sk into keys + WS_S1, WS_S2, WS_T0 (skDecode, FIPS 204 Algorithm 25,
+     * then NTT). False on every lane, t0 left undecoded, when s1 or s2 has a coefficient outside
+     * [-eta, eta].
+     */
+    static DG_HD bool decode_keys(const uint8_t* sk, int32_t* keys, WarpShared& sh, const int32_t* zt) {
+        const int l = (int)warp::lane();
         bool valid = true;
         for (int r = 0; r < P::L + P::K; ++r) {
             uint8_t bytes[P::ETA_BITS];
@@ -127,9 +186,9 @@ struct SignTask {
             valid &= unpack8_eta<P::ETA, P::ETA_BITS>(bytes, c);
             consecutive_to_strided(c, sh.x);
             warp_ntt(c, sh.x, zt);
-            store_consecutive(ws + WS_S1 + r * N, c);
+            store_consecutive(keys + WS_S1 + r * N, c);
         }
-        if (!warp::all(valid)) return ABI_STATUS_INVALID_KEY;
+        if (!warp::all(valid)) return false;
         for (int i = 0; i < P::K; ++i) {
             uint8_t bytes[D];
             load_bytes<D>(sk + P::SK_T0 + i * POLY_T0_BYTES + D * l, bytes);
@@ -137,22 +196,26 @@ struct SignTask {
             unpack8_signed<D>(bytes, 1 << (D - 1), c);
             consecutive_to_strided(c, sh.x);
             warp_ntt(c, sh.x, zt);
-            store_consecutive(ws + WS_T0 + i * N, c);
+            store_consecutive(keys + WS_T0 + i * N, c);
         }
         warp::sync();
+        return true;
+    }
 
-        DG_NO_UNROLL
-        for (int b = 0; b < BLOCKS; ++b) {
-            draw(b, b == 0, sh, ws);
-            DG_NO_UNROLL
-            for (int c = 0; c < block_size(b); ++c) {
-                if (attempt(ws + WS_Y + c * P::L * N, staged(ws), sh, ws, ws, zt)) {
-                    copy_out(staged(ws), sig);
-                    return ABI_STATUS_OK;
-                }
-            }
-        }
-        return ABI_STATUS_INVALID_KEY;
+    /**
+     * Expands a packed sk into a cache slot (SLOT_WORDS words): A^, s1^, s2^, t0^ exactly as sign()
+     * would into its workspace, then K and zeros. False, the slot partly written, when s1 or s2 is
+     * out of range.
+     */
+    static DG_HD bool expand_slot(const uint8_t* sk, int32_t* slot, WarpShared& sh, const int32_t* zt) {
+        const int l = (int)warp::lane();
+        warp::sync();
+        reinterpret_cast<uint8_t*>(sh.seeds)[l] = sk[P::SK_RHO + l];
+        reinterpret_cast<uint8_t*>(slot + SLOT_KEY)[l] = sk[P::SK_KEY + l];
+        for (int i = SLOT_KEY + SEED_BYTES / 4 + l; i < SLOT_WORDS; i += 32) slot[i] = 0;
+        warp::sync();
+        run_lane_streams<P>(MatrixStreams<P>{slot + WS_A}, sh.seeds, sh.stage);
+        return decode_keys(sk, slot, sh, zt);
     }
 
     /**
@@ -170,11 +233,14 @@ struct SignTask {
     /** The staged signature in a workspace slice. */
     static DG_HD uint8_t* staged(int32_t* slice) { return reinterpret_cast<uint8_t*>(slice + WS_SIG); }
 
-    /** Draws y for block b of the task whose seeds are in sh (and expands A^ into ws first when with_a). */
-    static DG_HD void draw(int b, bool with_a, WarpShared& sh, int32_t* ws) {
+    /** Draws y for block b of the task whose seeds are in sh (and A^ into ws with block 0 of a packed key). */
+    template <KeySource SRC>
+    static DG_HD void draw(int b, WarpShared& sh, int32_t* ws) {
+        using B = Blocks<SRC>;
+        const bool with_a = SRC == KeySource::PACKED && b == 0;
         warp::sync();  // the last iteration's reads of y^ in the staging rows come first
-        run_lane_streams<P>(SignStreams<P>{with_a ? ws + WS_A : nullptr, ws + WS_Y, block_base(b), block_size(b)},
-                            sh.seeds, sh.stage);
+        run_lane_streams<P>(SignStreams<P>{with_a ? ws + WS_A : nullptr, ws + WS_Y, B::base(b), B::size(b)}, sh.seeds,
+                            sh.stage);
     }
 
     /** Where y^ lives: the staging rows when it fits there, else the workspace. */

@@ -6,6 +6,10 @@
  * its strict ordering and zero padding), ||z|| >= gamma1 - beta, or c~ mismatch.
  *
  * Workspace (global, per warp): A^ (K L polynomials), z^ (L).
+ *
+ * The key may also come expanded, from a slot of the device key cache (batch_abi.h):
+ * A^ (K L) | NTT(t1 2^d) (K), read in place. NTT(t1 2^d) is the value the packed path computes
+ * per row, stored as the transform leaves it, so a slot gives the packed key's status.
  */
 #ifndef DILITHIUMGPU_VERIFY_CUH
 #define DILITHIUMGPU_VERIFY_CUH
@@ -13,6 +17,7 @@
 #include "batch_abi.h"
 #include "expand.cuh"
 #include "keccak.cuh"
+#include "key_source.cuh"
 #include "ntt.cuh"
 #include "pack.cuh"
 #include "params.cuh"
@@ -30,6 +35,12 @@ struct VerifyTask {
     static constexpr int WS_A = 0;
     static constexpr int WS_Z = WS_A + P::K * P::L * N;
     static constexpr int WS_WORDS = WS_Z + P::L * N;
+
+    /** A cache slot: A^ (K L polynomials), then NTT(t1 2^d) (K), the consecutive layout. */
+    static constexpr int SLOT_A = 0;
+    static constexpr int SLOT_T1 = SLOT_A + P::K * P::L * N;
+    static constexpr int SLOT_WORDS = SLOT_T1 + P::K * N;
+    static_assert(SLOT_WORDS % 64 == 0, "slots are whole 256-byte units");
 
     struct Args {
         const uint8_t* pks;
@@ -58,15 +69,48 @@ struct VerifyTask {
         return true;
     }
 
+    /** NTT(t1_i 2^d) of a packed pk, in the consecutive layout (the transform's output, unreduced). */
+    static DG_HD void t1_hat(const uint8_t* pk, int i, int32_t (&t)[8], WarpShared& sh, const int32_t* zt) {
+        load_packed<10>(pk + P::PK_T1 + i * POLY_T1_BYTES, t);
+        DG_UNROLL
+        for (int m = 0; m < 8; ++m) t[m] <<= D;
+        consecutive_to_strided(t, sh.x);
+        warp_ntt(t, sh.x, zt);
+    }
+
+    /** Expands a packed pk into a cache slot (SLOT_WORDS words). */
+    static DG_HD void expand_slot(const uint8_t* pk, int32_t* slot, WarpShared& sh, const int32_t* zt) {
+        warp::sync();
+        reinterpret_cast<uint8_t*>(sh.seeds)[warp::lane()] = pk[warp::lane()];
+        warp::sync();
+        run_lane_streams<P>(MatrixStreams<P>{slot + SLOT_A}, sh.seeds, sh.stage);
+        for (int i = 0; i < P::K; ++i) {
+            int32_t t[8];
+            t1_hat(pk, i, t, sh, zt);
+            store_consecutive(slot + SLOT_T1 + i * N, t);
+        }
+    }
+
+    /** Verifies task `task` with its packed key. */
     static DG_HD uint8_t run(int task, const Args& a, WarpShared& sh, int32_t* ws, const int32_t* zt) {
-        const uint8_t* pk = a.pks + (size_t)task * P::PK_BYTES;
-        const uint8_t* mu = a.mus + (size_t)task * CRH_BYTES;
-        const uint8_t* sig = a.sigs + (size_t)task * P::SIG_BYTES;
+        return verify(KeySource::PACKED, a.pks + (size_t)task * P::PK_BYTES, a.mus + (size_t)task * CRH_BYTES,
+                                         a.sigs + (size_t)task * P::SIG_BYTES, sh, ws, zt);
+    }
+
+    /**
+     * Verifies sig on mu with `key`: a packed pk (PACKED: A^ expanded into the workspace,
+     * NTT(t1 2^d) computed row by row) or a cache slot of SLOT_WORDS words (SLOT: read in place).
+     */
+    static DG_HD uint8_t verify(KeySource src, const uint8_t* key, const uint8_t* mu, const uint8_t* sig,
+                                WarpShared& sh, int32_t* ws, const int32_t* zt) {
+        const bool cached = src == KeySource::SLOT;
+        const int32_t* slot = reinterpret_cast<const int32_t*>(key);
         const int l = (int)warp::lane();
         uint8_t* seed_bytes = reinterpret_cast<uint8_t*>(sh.seeds);
+        const int32_t* a_hat = cached ? slot + SLOT_A : ws + WS_A;
 
         warp::sync();
-        seed_bytes[l] = pk[l];
+        if (!cached) seed_bytes[l] = key[l];
         sh.msg[l] = mu[l];
         sh.msg[32 + l] = mu[32 + l];
         for (int i = l; i < P::CTILDE_BYTES; i += 32) sh.ctilde[i] = sig[i];
@@ -89,7 +133,7 @@ struct VerifyTask {
             store_consecutive(ws + WS_Z + j * N, z);
         }
 
-        run_lane_streams<P>(MatrixStreams<P>{ws + WS_A}, sh.seeds, sh.stage);
+        if (!cached) run_lane_streams<P>(MatrixStreams<P>{ws + WS_A}, sh.seeds, sh.stage);
 
         warp_sample_in_ball<P::TAU>(sh.x, sh.block, sh.ctilde, P::CTILDE_BYTES);
         int32_t chat[8];
@@ -100,17 +144,17 @@ struct VerifyTask {
         // w'_approx = NTT^-1(A^ o z^ - c^ o NTT(t1 2^d)); w1' = UseHint(h, w'_approx).
         for (int i = 0; i < P::K; ++i) {
             int32_t t[8];
-            load_packed<10>(pk + P::PK_T1 + i * POLY_T1_BYTES, t);
-            DG_UNROLL
-            for (int m = 0; m < 8; ++m) t[m] <<= D;
-            consecutive_to_strided(t, sh.x);
-            warp_ntt(t, sh.x, zt);
+            if (cached) {
+                load_consecutive(slot + SLOT_T1 + i * N, t);
+            } else {
+                t1_hat(key, i, t, sh, zt);
+            }
             int32_t acc[8];
             DG_UNROLL
             for (int m = 0; m < 8; ++m) acc[m] = -montmul(chat[m], t[m]);
             for (int j = 0; j < P::L; ++j) {
                 int32_t av[8], zv[8];
-                load_consecutive(ws + WS_A + (i * P::L + j) * N, av);
+                load_consecutive(a_hat + (i * P::L + j) * N, av);
                 load_consecutive(ws + WS_Z + j * N, zv);
                 DG_UNROLL
                 for (int m = 0; m < 8; ++m) acc[m] += montmul(av[m], zv[m]);

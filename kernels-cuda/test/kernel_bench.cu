@@ -16,6 +16,12 @@
  * DG_DIRTY=1 has the host write the signature records before each host-to-host run.
  * DG_WIPE=1 adds the provider's wipes of the previous batch to each host-to-host run.
  * DG_GATE=1 holds every launch of a run until all are issued (time_runs).
+ *
+ * The key cache (filter "keyed"; also in "all"): per set, for one key, 64 keys, and 64 keys of
+ * which every other one is uncached, expand_sk_ / expand_pk_ into slots, then sign_ against
+ * sign_keyed_ and verify_ against verify_keyed_ on the same keys and inputs, alternated in
+ * min(3, runs) rounds (one line per run); every status must be OK and the keyed signatures
+ * identical to the plain ones.
  */
 #include <algorithm>
 #include <cstdio>
@@ -152,7 +158,6 @@ double time_runs(const Cfg& c, int n, Launch launch, Prepare prepare = [] {}) {
             if (count <= 0) continue;
             if (g_gate) CHECK_CUDA(cudaStreamWaitEvent(slots[s].stream, open, 0));
             CHECK_CUDA(cudaMemsetAsync(slots[s].scratch, 0, ABI_SCRATCH_WORDS * 4, slots[s].stream));
-            if (g_launched != nullptr) __atomic_fetch_add(g_launched, 1u, __ATOMIC_SEQ_CST);
             launch(slots[s], first, count);
             CHECK_CUDA(cudaGetLastError());
         }
@@ -365,6 +370,178 @@ void bench_set(const char* tag, KeygenFn kg, const Cfg& ck, SignFn sg, const Cfg
     for (uint8_t* p : {seeds, mus, rnds, pks, sks, sigs, status}) CHECK_CUDA(cudaFree(p));
 }
 
+typedef void (*ExpandFn)(const uint8_t*, const int32_t*, uint8_t*, uint8_t*, int, uint32_t*, uint8_t*);
+typedef void (*SignKeyedFn)(const uint8_t*, const int32_t*, const uint8_t*, const uint8_t*, const uint8_t*, uint8_t*,
+                            uint8_t*, int, uint32_t*, uint8_t*);
+typedef void (*VerifyKeyedFn)(const uint8_t*, const int32_t*, const uint8_t*, const uint8_t*, const uint8_t*, uint8_t*,
+                              int, uint32_t*, uint8_t*);
+
+/** The key-cache entry points of one set and their configurations. */
+struct KeyedSet {
+    ExpandFn expand_sk, expand_pk;
+    SignKeyedFn sign_keyed;
+    VerifyKeyedFn verify_keyed;
+    Cfg c_expand_sk, c_expand_pk, c_sign_keyed, c_verify_keyed;
+    int slot_sk, slot_pk;
+};
+
+template <class T>
+T* device_copy(const std::vector<T>& h) {
+    T* d;
+    CHECK_CUDA(cudaMalloc(&d, std::max<size_t>(1, h.size() * sizeof(T))));
+    CHECK_CUDA(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return d;
+}
+
+std::vector<uint8_t> host_copy(const uint8_t* d, size_t bytes) {
+    std::vector<uint8_t> h(bytes);
+    CHECK_CUDA(cudaMemcpy(h.data(), d, bytes, cudaMemcpyDeviceToHost));
+    return h;
+}
+
+/** Rounds of alternated plain and keyed runs per key distribution: 3, or fewer runs (sanitizers). */
+int keyed_rounds() { return std::min(3, g_runs); }
+
+/**
+ * sign_ / verify_ against sign_keyed_ / verify_keyed_ on n tasks over `keys` keys (task i uses key
+ * i * keys / n: the tasks of a key adjacent, as the host sorts them); with `half_cached`, keys of
+ * odd index are uncached (packed records, densely). Expansion lines time expand_sk_ / expand_pk_
+ * of the cached keys.
+ */
+template <class P>
+void bench_keyed_keys(const std::string& t, KeygenFn kg, const Cfg& ck, SignFn sg, const Cfg& cs, VerifyFn vf,
+                      const Cfg& cv, const KeyedSet& ks, int n, int keys, bool half_cached) {
+    keys = std::min(keys, n);
+    const std::string what = std::to_string(keys) + (keys == 1 ? " key" : " keys") + (half_cached ? ", half cached" : "");
+    // Keys.
+    uint8_t* seeds = device_random((size_t)keys * dg::SEED_BYTES);
+    uint8_t* kpk = device_alloc((size_t)keys * P::PK_BYTES);
+    uint8_t* ksk = device_alloc((size_t)keys * P::SK_BYTES);
+    uint8_t* status = device_alloc(n);
+    time_runs(ck, keys, [&](Slot& s, int first, int count) {
+        kg<<<grid_for(ck, count), ck.threads, ck.smem, s.stream>>>(
+            seeds + (size_t)first * dg::SEED_BYTES, kpk + (size_t)first * P::PK_BYTES, ksk + (size_t)first * P::SK_BYTES,
+            status + first, count, s.scratch, s.workspace);
+    });
+    const std::vector<uint8_t> hpk = host_copy(kpk, (size_t)keys * P::PK_BYTES);
+    const std::vector<uint8_t> hsk = host_copy(ksk, (size_t)keys * P::SK_BYTES);
+
+    // Cached keys take slots 0, 1, ... in key order; uncached ones records 0, 1, ....
+    std::vector<int32_t> index_of_key(keys);
+    std::vector<int32_t> slot_of;
+    std::vector<uint8_t> cached_sk, cached_pk, packed_sk, packed_pk;
+    for (int k = 0; k < keys; ++k) {
+        const bool cached = !half_cached || k % 2 == 0;
+        std::vector<uint8_t>& to_sk = cached ? cached_sk : packed_sk;
+        std::vector<uint8_t>& to_pk = cached ? cached_pk : packed_pk;
+        const int index = (int)(to_sk.size() / P::SK_BYTES);
+        to_sk.insert(to_sk.end(), hsk.begin() + (size_t)k * P::SK_BYTES, hsk.begin() + (size_t)(k + 1) * P::SK_BYTES);
+        to_pk.insert(to_pk.end(), hpk.begin() + (size_t)k * P::PK_BYTES, hpk.begin() + (size_t)(k + 1) * P::PK_BYTES);
+        index_of_key[k] = cached ? index : -index - 1;
+        if (cached) slot_of.push_back(index);
+    }
+    const int cached = (int)slot_of.size();
+    std::vector<int32_t> key_of(n);
+    std::vector<uint8_t> plain_sk((size_t)n * P::SK_BYTES), plain_pk((size_t)n * P::PK_BYTES);
+    for (int i = 0; i < n; ++i) {
+        const int k = (int)((long)i * keys / n);
+        key_of[i] = index_of_key[k];
+        std::memcpy(&plain_sk[(size_t)i * P::SK_BYTES], &hsk[(size_t)k * P::SK_BYTES], P::SK_BYTES);
+        std::memcpy(&plain_pk[(size_t)i * P::PK_BYTES], &hpk[(size_t)k * P::PK_BYTES], P::PK_BYTES);
+    }
+    uint8_t *d_plain_sk = device_copy(plain_sk), *d_plain_pk = device_copy(plain_pk);
+    uint8_t *d_cached_sk = device_copy(cached_sk), *d_cached_pk = device_copy(cached_pk);
+    uint8_t *d_packed_sk = device_copy(packed_sk), *d_packed_pk = device_copy(packed_pk);
+    int32_t *d_slot_of = device_copy(slot_of), *d_key_of = device_copy(key_of);
+    uint8_t* sk_slots = device_alloc((size_t)cached * ks.slot_sk);
+    uint8_t* pk_slots = device_alloc((size_t)cached * ks.slot_pk);
+
+    double ms = time_runs(ks.c_expand_sk, cached, [&](Slot& s, int first, int count) {
+        ks.expand_sk<<<grid_for(ks.c_expand_sk, count), ks.c_expand_sk.threads, ks.c_expand_sk.smem, s.stream>>>(
+            d_cached_sk + (size_t)first * P::SK_BYTES, d_slot_of + first, sk_slots, status + first, count, s.scratch,
+            s.workspace);
+    });
+    report(("expand_sk_" + t + " " + what).c_str(), ks.c_expand_sk, cached, ms, count_ok(status, cached));
+    ms = time_runs(ks.c_expand_pk, cached, [&](Slot& s, int first, int count) {
+        ks.expand_pk<<<grid_for(ks.c_expand_pk, count), ks.c_expand_pk.threads, ks.c_expand_pk.smem, s.stream>>>(
+            d_cached_pk + (size_t)first * P::PK_BYTES, d_slot_of + first, pk_slots, status + first, count, s.scratch,
+            s.workspace);
+    });
+    report(("expand_pk_" + t + " " + what).c_str(), ks.c_expand_pk, cached, ms, count_ok(status, cached));
+
+    uint8_t* mus = device_random((size_t)n * dg::CRH_BYTES);
+    uint8_t* rnds = device_random((size_t)n * P::RND_BYTES);
+    uint8_t* sigs = device_alloc((size_t)n * P::SIG_BYTES);
+    uint8_t* keyed_sigs = device_alloc((size_t)n * P::SIG_BYTES);
+    const bool do_sign = selected("sign_keyed_" + t), do_verify = selected("verify_keyed_" + t);
+    for (int round = 0; round < keyed_rounds(); ++round) {
+        // Plain signing always runs: verification checks its signatures.
+        ms = time_runs(cs, n, [&](Slot& s, int first, int count) {
+            sg<<<grid_for(cs, count), cs.threads, cs.smem, s.stream>>>(
+                d_plain_sk + (size_t)first * P::SK_BYTES, mus + (size_t)first * dg::CRH_BYTES,
+                rnds + (size_t)first * P::RND_BYTES, sigs + (size_t)first * P::SIG_BYTES, status + first, count,
+                s.scratch, s.workspace);
+        });
+        if (do_sign) report(("sign_" + t + " " + what).c_str(), cs, n, ms, count_ok(status, n));
+        if (do_sign) {
+            ms = time_runs(ks.c_sign_keyed, n, [&](Slot& s, int first, int count) {
+                ks.sign_keyed<<<grid_for(ks.c_sign_keyed, count), ks.c_sign_keyed.threads, ks.c_sign_keyed.smem,
+                                s.stream>>>(d_packed_sk, d_key_of + first, sk_slots, mus + (size_t)first * dg::CRH_BYTES,
+                                            rnds + (size_t)first * P::RND_BYTES, keyed_sigs + (size_t)first * P::SIG_BYTES,
+                                            status + first, count, s.scratch, s.workspace);
+            });
+            const int ok = count_ok(status, n);
+            const bool same = host_copy(sigs, (size_t)n * P::SIG_BYTES) == host_copy(keyed_sigs, (size_t)n * P::SIG_BYTES);
+            report(("sign_keyed_" + t + " " + what).c_str(), ks.c_sign_keyed, n, ms, same ? ok : -1);
+            if (!same) std::printf("sign_keyed_%s %s: signatures differ from sign_%s's\n", t.c_str(), what.c_str(), t.c_str());
+        }
+        if (do_verify) {
+            ms = time_runs(cv, n, [&](Slot& s, int first, int count) {
+                vf<<<grid_for(cv, count), cv.threads, cv.smem, s.stream>>>(
+                    d_plain_pk + (size_t)first * P::PK_BYTES, mus + (size_t)first * dg::CRH_BYTES,
+                    sigs + (size_t)first * P::SIG_BYTES, status + first, count, s.scratch, s.workspace);
+            });
+            report(("verify_" + t + " " + what).c_str(), cv, n, ms, count_ok(status, n));
+            ms = time_runs(ks.c_verify_keyed, n, [&](Slot& s, int first, int count) {
+                ks.verify_keyed<<<grid_for(ks.c_verify_keyed, count), ks.c_verify_keyed.threads, ks.c_verify_keyed.smem,
+                                  s.stream>>>(d_packed_pk, d_key_of + first, pk_slots, mus + (size_t)first * dg::CRH_BYTES,
+                                              sigs + (size_t)first * P::SIG_BYTES, status + first, count, s.scratch,
+                                              s.workspace);
+            });
+            report(("verify_keyed_" + t + " " + what).c_str(), ks.c_verify_keyed, n, ms, count_ok(status, n));
+        }
+    }
+    // The slots hold secrets: wiped as the host does.
+    CHECK_CUDA(cudaMemset(sk_slots, 0, std::max<size_t>(1, (size_t)cached * ks.slot_sk)));
+    for (uint8_t* p : {seeds, kpk, ksk, status, d_plain_sk, d_plain_pk, d_cached_sk, d_cached_pk, d_packed_sk,
+                       d_packed_pk, sk_slots, pk_slots, mus, rnds, sigs, keyed_sigs}) {
+        CHECK_CUDA(cudaFree(p));
+    }
+    CHECK_CUDA(cudaFree(d_slot_of));
+    CHECK_CUDA(cudaFree(d_key_of));
+}
+
+template <class P>
+void bench_keyed(const char* tag, KeygenFn kg, const Cfg& ck, SignFn sg, const Cfg& cs, VerifyFn vf, const Cfg& cv,
+                 const KeyedSet& ks, int n) {
+    const std::string t(tag);
+    if (!selected("sign_keyed_" + t) && !selected("verify_keyed_" + t)) return;
+    for (const void* f : {(const void*)ks.expand_sk, (const void*)ks.expand_pk, (const void*)ks.sign_keyed,
+                          (const void*)ks.verify_keyed}) {
+        CHECK_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        std::max({ks.c_expand_sk.smem, ks.c_sign_keyed.smem, ks.c_verify_keyed.smem})));
+    }
+    bench_keyed_keys<P>(t, kg, ck, sg, cs, vf, cv, ks, n, 1, false);
+    bench_keyed_keys<P>(t, kg, ck, sg, cs, vf, cv, ks, n, 64, false);
+    bench_keyed_keys<P>(t, kg, ck, sg, cs, vf, cv, ks, n, 64, true);
+}
+
+int read_int(const int32_t& symbol) {
+    int32_t v;
+    CHECK_CUDA(cudaMemcpyFromSymbol(&v, symbol, sizeof(v)));
+    return v;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -388,7 +565,13 @@ int main(int argc, char** argv) {
                 g_sms, n, g_streams, g_runs);
 #define DG_BENCH(tag, PARAMS)                                                                               \
     bench_set<dg::PARAMS>(#tag, keygen_##tag, read_cfg(keygen_##tag##_cfg), sign_##tag, read_cfg(sign_##tag##_cfg), \
-                          verify_##tag, read_cfg(verify_##tag##_cfg), n)
+                          verify_##tag, read_cfg(verify_##tag##_cfg), n);                                    \
+    bench_keyed<dg::PARAMS>(#tag, keygen_##tag, read_cfg(keygen_##tag##_cfg), sign_##tag, read_cfg(sign_##tag##_cfg), \
+                            verify_##tag, read_cfg(verify_##tag##_cfg),                                      \
+                            KeyedSet{expand_sk_##tag, expand_pk_##tag, sign_keyed_##tag, verify_keyed_##tag,   \
+                                     read_cfg(expand_sk_##tag##_cfg), read_cfg(expand_pk_##tag##_cfg),         \
+                                     read_cfg(sign_keyed_##tag##_cfg), read_cfg(verify_keyed_##tag##_cfg),     \
+                                     read_int(slot_bytes_sk_##tag), read_int(slot_bytes_pk_##tag)}, n)
     DG_BENCH(dilithium2, Dilithium2);
     DG_BENCH(dilithium3, Dilithium3);
     DG_BENCH(dilithium5, Dilithium5);

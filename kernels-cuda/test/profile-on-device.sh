@@ -3,7 +3,10 @@
 # and the compute-sanitizer checks, each logged under $OUT (default ./out).
 #
 # Usage: profile-on-device.sh <kernel_bench binary> [steps...]
-#   steps: bench (default), ncu, memcheck, racecheck
+#   steps: bench (default), ncu, memcheck, racecheck,
+#          keyed (the key cache: sign_ / verify_ against sign_keyed_ / verify_keyed_, 10,000 tasks,
+#          1 key, 64 keys, 64 keys half cached, alternated), keyed-memcheck, keyed-racecheck
+#          (the sanitizers on expand_sk_, expand_pk_, sign_keyed_, verify_keyed_ of every set)
 # Build the binary where nvcc is (no GPU needed):
 #   nvcc -std=c++17 -O3 -lineinfo -arch=sm_90 -Ikernels-cuda/include -o kernel_bench kernels-cuda/test/kernel_bench.cu
 set -uo pipefail
@@ -29,6 +32,15 @@ for step in "$@"; do
             timeout 300 compute-sanitizer --tool memcheck --leak-check full "$bench" 200 1 all 2 2>&1 | tail -5 | tee "$out/memcheck.log" ;;
         racecheck)
             timeout 300 compute-sanitizer --tool racecheck --racecheck-report all "$bench" 40 1 all 1 2>&1 | tail -5 | tee "$out/racecheck.log" ;;
+        keyed)
+            "$bench" 10000 10 keyed 1 2>&1 | tee "$out/kernel-bench-keyed-10k.log" ;;
+        keyed-memcheck)
+            # 96 tasks over 64 keys on 2 streams: every key used, keyOf read from an offset.
+            timeout 300 compute-sanitizer --tool memcheck --leak-check full "$bench" 96 1 keyed 2 > "$out/keyed-memcheck.log" 2>&1
+            grep -E "FAILED|differ|ERROR SUMMARY" "$out/keyed-memcheck.log" ;;
+        keyed-racecheck)
+            timeout 300 compute-sanitizer --tool racecheck --racecheck-report all "$bench" 16 1 keyed 1 > "$out/keyed-racecheck.log" 2>&1
+            grep -E "FAILED|differ|RACECHECK SUMMARY|ERROR SUMMARY" "$out/keyed-racecheck.log" ;;
         *) echo "unknown step $step" >&2; exit 2 ;;
     esac
 done
