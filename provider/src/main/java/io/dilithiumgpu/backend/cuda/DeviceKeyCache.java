@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * launches of one chunk.
  *
  * <p>Keys are identified by {@link KeyIdentity} (SHA-256 of the whole packed key, computed once
- * per key object), never by the tr inside a private key. A region's memory is allocated when its
+ * per key object), never by the tr inside a private key; the policy remembers them by digest
+ * alone ({@link KeyDigest}), holding no copy of any key. A region's memory is allocated when its
  * first key is admitted, so a workload that never repeats a key allocates nothing.
  *
  * <p>Wipes (to zero, {@code cuMemsetD8Async}): an evicted slot on the stream of the launch that
@@ -51,7 +52,7 @@ final class DeviceKeyCache implements AutoCloseable {
     final class Region {
         final ParameterSet params;
         final boolean secret;
-        final KeySlots<KeyIdentity> slots;
+        final KeySlots<KeyDigest> slots;
         final KeyedKernels kernels;
         private final CUdeviceptr base = new CUdeviceptr();
         private boolean allocated;
@@ -199,7 +200,7 @@ final class DeviceKeyCache implements AutoCloseable {
             }
         }
         for (Region r : secretRegions) {
-            int slot = r.slots.forget(id);
+            int slot = r.slots.forget(KeyDigest.of(id));
             if (slot >= 0) {
                 wipe(r, slot, "destroyed key");
             }

@@ -48,12 +48,12 @@ final class KeyedRun {
     private final boolean secret;
     private final int keyBytes;
     private final KeyGroups groups;
-    private final List<KeyIdentity> keys;
+    private final List<KeyDigest> keys;
     private final KeySlots.Claim[] claims;
     /** A one-key chunk: every task's key is record 0 of {@code c.arrays[0]} and key object {@code c.keys[0]}. */
     private final boolean oneKey;
     /** Keys whose slots this run pinned, for {@link KeySlots#release}. */
-    private final List<KeyIdentity> pinned = new ArrayList<>();
+    private final List<KeyDigest> pinned = new ArrayList<>();
     private KeyedLayout layout;
     private KeyedTasks tasks;
     /** Launch position j runs task order[j] of the chunk; null: task order. */
@@ -63,7 +63,7 @@ final class KeyedRun {
     private long submitted;
 
     private KeyedRun(StreamSlot slot, Chunk c, String where, DeviceKeyCache.Region region, KeyGroups groups,
-                     List<KeyIdentity> keys, KeySlots.Claim[] claims) {
+                     List<KeyDigest> keys, KeySlots.Claim[] claims) {
         this.slot = slot;
         this.c = c;
         this.where = where;
@@ -140,7 +140,8 @@ final class KeyedRun {
         boolean occupied = region.slots.bytesHeld() > 0;
         int keyBytes = region.secret ? c.params.privateKeyBytes() : c.params.publicKeyBytes();
         List<KeyIdentity> ids = new ArrayList<>(byObject.groups());
-        Map<KeyIdentity, Boolean> seenBefore = new HashMap<>();
+        List<KeyDigest> digests = new ArrayList<>(byObject.groups());
+        Map<KeyDigest, Boolean> seenBefore = new HashMap<>();
         for (int g = 0; g < byObject.groups(); g++) {
             Object ref = one ? c.keys[0] : c.keys[c.first + byObject.firstTask(g)];
             boolean seen = sighted(ref) > 0;
@@ -150,8 +151,10 @@ final class KeyedRun {
                 id = identity(ref, c, byObject.firstTask(g), keyBytes);
             }
             ids.add(id);
-            if (id != null) {
-                seenBefore.merge(id, seen, Boolean::logicalOr);
+            KeyDigest digest = id == null ? null : KeyDigest.of(id);
+            digests.add(digest);
+            if (digest != null) {
+                seenBefore.merge(digest, seen, Boolean::logicalOr);
             }
         }
         for (int i = 0; i < c.count && !one; i++) {
@@ -160,8 +163,8 @@ final class KeyedRun {
                 byObject.detach(i);
             }
         }
-        List<KeyIdentity> keys = new ArrayList<>();
-        KeyGroups groups = byObject.byKey(ids, keys);
+        List<KeyDigest> keys = new ArrayList<>();
+        KeyGroups groups = byObject.byKey(digests, keys);
         if (groups.groups() == 0) {
             return null;
         }
@@ -227,7 +230,7 @@ final class KeyedRun {
             return;
         }
         if (!region.allocate(where)) {
-            List<KeyIdentity> dropped = new ArrayList<>();
+            List<KeyDigest> dropped = new ArrayList<>();
             for (int g : admitted) {
                 claims[g] = KeySlots.Claim.UNCACHED;
                 dropped.add(keys.get(g));

@@ -154,7 +154,7 @@ class CudaKeyCacheTest {
         List<int[]> out = new ArrayList<>();
         List<DeviceKeyCache> all = caches();
         for (int d = 0; d < all.size(); d++) {
-            int s = all.get(d).region(p, secret).slots.slotOf(id);
+            int s = id == null ? -1 : all.get(d).region(p, secret).slots.slotOf(KeyDigest.of(id));
             if (s >= 0) {
                 out.add(new int[] {d, s});
             }
