@@ -105,4 +105,20 @@ class BatchAbiTest {
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> BatchAbi.keyedName(ParameterSet.ML_DSA_44, Operation.KEYGEN));
     }
+
+    /** The header declares the key cache's entry points and slot sizes under the names the Java side looks up. */
+    @Test
+    void theHeaderDeclaresTheKeyCachesNames() throws IOException {
+        String header = Files.readString(Path.of("..", "kernels-cuda", "include", "batch_abi.h"));
+        String tag = BatchAbi.tag(ParameterSet.ML_DSA_44);
+        for (String name : new String[] {BatchAbi.expandName(ParameterSet.ML_DSA_44, true),
+                BatchAbi.expandName(ParameterSet.ML_DSA_44, false),
+                BatchAbi.keyedName(ParameterSet.ML_DSA_44, Operation.SIGN),
+                BatchAbi.keyedName(ParameterSet.ML_DSA_44, Operation.VERIFY),
+                BatchAbi.slotBytesName(ParameterSet.ML_DSA_44, true),
+                BatchAbi.slotBytesName(ParameterSet.ML_DSA_44, false)}) {
+            String declared = name.substring(0, name.length() - tag.length()) + "<set>";
+            assertTrue(header.contains(declared), "batch_abi.h declares " + declared);
+        }
+    }
 }
