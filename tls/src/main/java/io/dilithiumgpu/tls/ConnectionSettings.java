@@ -18,13 +18,17 @@ import java.util.List;
  * @param signatureSchemes in order of preference, by their TLS names ({@code mldsa65})
  * @param namedGroups      key exchange groups in order of preference, or null for BouncyCastle's
  * @param needClientAuth   whether a server demands a client certificate
+ * @param cipherSuites     cipher suites in order of preference, which a server applies over its
+ *                         client's order, or null for BouncyCastle's (client's order first)
  */
-record ConnectionSettings(List<String> signatureSchemes, List<String> namedGroups, boolean needClientAuth) {
+record ConnectionSettings(List<String> signatureSchemes, List<String> namedGroups, boolean needClientAuth,
+                          List<String> cipherSuites) {
     static final String[] PROTOCOLS = {"TLSv1.3"};
 
     ConnectionSettings {
         signatureSchemes = List.copyOf(signatureSchemes);
         namedGroups = namedGroups == null ? null : List.copyOf(namedGroups);
+        cipherSuites = cipherSuites == null ? null : List.copyOf(cipherSuites);
     }
 
     /** Settings applied to BouncyCastle's current parameters (the rest stays as it is). */
@@ -36,6 +40,10 @@ record ConnectionSettings(List<String> signatureSchemes, List<String> namedGroup
         }
         if (needClientAuth) {
             p.setNeedClientAuth(true);
+        }
+        if (cipherSuites != null) {
+            p.setCipherSuites(cipherSuites.toArray(new String[0]));
+            p.setUseCipherSuitesOrder(true);
         }
         return p;
     }

@@ -27,8 +27,10 @@ import java.util.Objects;
 /**
  * {@link SSLContext}s for TLS 1.3 with ML-DSA certificates: BouncyCastle's JSSE with every ML-DSA
  * signature (CertificateVerify and certificate chains, signing and verifying) computed by this
- * provider, and everything else (key exchange, ciphers, digests, other signature algorithms) by
- * BouncyCastle. Neither provider needs to be installed with {@code Security.addProvider}.
+ * provider, the digests, HMAC and AES-GCM by the JDK's providers (which HotSpot runs on CPU
+ * instructions), and the rest (key exchange, ChaCha20-Poly1305, other signature algorithms) by
+ * BouncyCastle. Neither this provider nor BouncyCastle needs to be installed with
+ * {@code Security.addProvider}.
  *
  * <pre>{@code
  * SSLContext server = MlDsaTls.server(privateKey, chain).build();
@@ -37,10 +39,10 @@ import java.util.Objects;
  *
  * <p>Every engine and socket of a context starts with TLS 1.3 only, the signature schemes
  * {@link #SIGNATURE_SCHEMES} (ML-DSA first; BouncyCastle leaves them off by default and reads its
- * context-wide defaults only from system properties), and the builder's key exchange groups and
- * client authentication. The key manager hands this provider's private key to BouncyCastle
- * unchanged, after turning another provider's ML-DSA key (one read from a key store, say) into one
- * of this provider's once; the trust manager verifies each certificate of the peer's chain once
+ * context-wide defaults only from system properties), the cipher suites {@link #CIPHER_SUITES},
+ * and the builder's key exchange groups and client authentication. The key manager hands this
+ * provider's private key to BouncyCastle unchanged, after turning another provider's ML-DSA key
+ * (one read from a key store, say) into one of this provider's once; the trust manager verifies each certificate of the peer's chain once
  * ({@link PathTrustManager}: no revocation checking).
  */
 public final class MlDsaTls {
@@ -56,6 +58,15 @@ public final class MlDsaTls {
             "rsa_pss_rsae_sha256", "rsa_pss_rsae_sha384", "rsa_pss_rsae_sha512",
             "rsa_pss_pss_sha256", "rsa_pss_pss_sha384", "rsa_pss_pss_sha512",
             "rsa_pkcs1_sha256", "rsa_pkcs1_sha384", "rsa_pkcs1_sha512");
+
+    /**
+     * The cipher suites of the contexts, in order of preference (a server's order wins over its
+     * client's): AES-GCM first, which the JDK's provider computes with AES and carry-less multiply
+     * instructions, far faster than ChaCha20-Poly1305 in BouncyCastle's Java; ChaCha20-Poly1305
+     * last, for peers without AES-GCM.
+     */
+    public static final List<String> CIPHER_SUITES = List.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384",
+            "TLS_CHACHA20_POLY1305_SHA256");
 
     private MlDsaTls() {}
 
@@ -152,7 +163,8 @@ public final class MlDsaTls {
          * The stock BouncyCastle set-up instead, for comparison and interoperability tests: its JSSE
          * and provider for everything, ML-DSA included, its PKIX key and trust managers (whose path
          * building and validation verify the leaf twice); the key is turned into BouncyCastle's.
-         * The signature schemes and other settings are the same.
+         * The signature schemes, groups and client authentication are the same; the cipher suites
+         * are BouncyCastle's, in its order.
          */
         public Builder bouncyCastleOnly() {
             this.bouncyCastleOnly = true;
@@ -170,7 +182,8 @@ public final class MlDsaTls {
             if (server && needClientAuth && anchors.isEmpty()) {
                 throw new IllegalStateException("client authentication needs trust anchors");
             }
-            ConnectionSettings settings = new ConnectionSettings(SIGNATURE_SCHEMES, namedGroups, needClientAuth);
+            ConnectionSettings settings = new ConnectionSettings(SIGNATURE_SCHEMES, namedGroups, needClientAuth,
+                    bouncyCastleOnly ? null : CIPHER_SUITES);
             SSLContext context;
             if (bouncyCastleOnly) {
                 context = SSLContext.getInstance("TLSv1.3", Shared.BOUNCY_CASTLE_JSSE);

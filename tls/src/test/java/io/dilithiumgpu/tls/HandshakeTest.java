@@ -47,6 +47,7 @@ class HandshakeTest {
         assertTrue(o.succeeded(), () -> "client: " + o.clientFailure() + ", server: " + o.serverFailure());
         assertEquals(OPERATIONS_PER_AUTHENTICATION, work.since());
         assertEquals("TLSv1.3", o.client().getSession().getProtocol());
+        assertEquals(MlDsaTls.CIPHER_SUITES.get(0), o.client().getSession().getCipherSuite());
         X509Certificate leaf = (X509Certificate) o.client().getSession().getPeerCertificates()[0];
         assertEquals(SIGNATURE_OIDS.get(set), leaf.getSigAlgOID());
     }
