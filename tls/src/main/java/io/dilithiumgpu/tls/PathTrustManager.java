@@ -1,13 +1,12 @@
 package io.dilithiumgpu.tls;
 
-import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
-import org.bouncycastle.asn1.x509.Certificate;
 
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.X509ExtendedTrustManager;
+import javax.security.auth.x500.X500Principal;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.UnknownHostException;
@@ -17,6 +16,8 @@ import java.security.Provider;
 import java.security.PublicKey;
 import java.security.Signature;
 import java.security.cert.CertificateException;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -42,7 +43,9 @@ import java.util.Set;
  * is itself an anchor is trusted as it is.
  *
  * <p>Signatures whose algorithm this provider offers (ML-DSA, by OID) are verified by it; others
- * by BouncyCastle. Anchor keys are turned into this provider's keys once, at construction.
+ * by BouncyCastle. Anchor keys are turned into this provider's keys once, at construction. What a
+ * certificate says (names, dates, extensions, signed bytes) is read once per distinct certificate
+ * in the process ({@link CertificateFacts}); its signature is verified at every check.
  */
 final class PathTrustManager extends X509ExtendedTrustManager {
     private static final String SERVER_AUTH = "1.3.6.1.5.5.7.3.1";
@@ -53,12 +56,13 @@ final class PathTrustManager extends X509ExtendedTrustManager {
             "2.5.29.17",   // subject alternative name
             "2.5.29.19",   // basic constraints
             "2.5.29.37");  // extended key usage
-    private static final int KEY_USAGE_DIGITAL_SIGNATURE = 0;
-    private static final int KEY_USAGE_KEY_CERT_SIGN = 5;
     private static final int SAN_DNS = 2;
     private static final int SAN_IP = 7;
+    /** Distinct certificates whose facts are kept, over all trust managers of the process. */
+    private static final int FACTS_CAPACITY = 1024;
+    private static final BoundedCache<X509Certificate, CertificateFacts> FACTS = new BoundedCache<>(FACTS_CAPACITY);
 
-    private record Anchor(X509Certificate certificate, PublicKey key) {}
+    private record Anchor(X509Certificate certificate, X500Principal subject, PublicKey key) {}
 
     private final List<Anchor> anchors;
     private final Provider mlDsa;
@@ -69,7 +73,7 @@ final class PathTrustManager extends X509ExtendedTrustManager {
         this.everythingElse = everythingElse;
         List<Anchor> list = new ArrayList<>(anchors.size());
         for (X509Certificate c : anchors) {
-            list.add(new Anchor(c, ownKey(c.getPublicKey(), mlDsa)));
+            list.add(new Anchor(c, c.getSubjectX500Principal(), ownKey(c.getPublicKey(), mlDsa)));
         }
         this.anchors = List.copyOf(list);
     }
@@ -143,17 +147,18 @@ final class PathTrustManager extends X509ExtendedTrustManager {
             throw new CertificateException("the peer sent no certificate");
         }
         X509Certificate leaf = chain[0];
-        Date now = new Date();
+        long now = System.currentTimeMillis();
         int length = chain.length;
         while (length > 1 && isAnchor(chain[length - 1])) {
             length--;
         }
+        CertificateFacts leafFacts = facts(leaf);
         if (!(length == 1 && isAnchor(leaf))) {
             verifyPath(chain, length, now);
         } else {
-            checkCommon(leaf, now);
+            checkCommon(leafFacts, now);
         }
-        checkLeaf(leaf, purpose);
+        checkLeaf(leafFacts, purpose);
         if (identification != null) {
             checkHost(leaf, host);
         }
@@ -168,32 +173,38 @@ final class PathTrustManager extends X509ExtendedTrustManager {
         return false;
     }
 
-    private void verifyPath(X509Certificate[] chain, int length, Date now) throws CertificateException {
+    /** The certificate's facts, read on its first check in this process. */
+    private static CertificateFacts facts(X509Certificate c) throws CertificateException {
+        return FACTS.get(c, k -> CertificateFacts.of(k, UNDERSTOOD_CRITICAL));
+    }
+
+    private void verifyPath(X509Certificate[] chain, int length, long now) throws CertificateException {
         X509Certificate top = chain[length - 1];
-        checkCommon(top, now);
-        verifyByAnchor(top);
+        CertificateFacts topFacts = facts(top);
+        checkCommon(topFacts, now);
+        verifyByAnchor(top, topFacts);
         for (int i = length - 2; i >= 0; i--) {
             X509Certificate cert = chain[i];
-            X509Certificate issuer = chain[i + 1];
-            checkCommon(cert, now);
+            CertificateFacts certFacts = facts(cert);
+            CertificateFacts issuer = facts(chain[i + 1]);
+            checkCommon(certFacts, now);
             checkIssuer(issuer, i);
-            if (!cert.getIssuerX500Principal().equals(issuer.getSubjectX500Principal())) {
+            if (!certFacts.issuer().equals(issuer.subject())) {
                 throw new CertificateException("certificate " + (i + 1) + " of the chain ("
-                        + cert.getSubjectX500Principal() + ") is not issued by the next one ("
-                        + issuer.getSubjectX500Principal() + ")");
+                        + certFacts.subject() + ") is not issued by the next one (" + issuer.subject() + ")");
             }
-            verifySignature(cert, issuer.getPublicKey());
+            verifySignature(cert, certFacts, chain[i + 1].getPublicKey());
         }
     }
 
-    private void verifyByAnchor(X509Certificate top) throws CertificateException {
+    private void verifyByAnchor(X509Certificate top, CertificateFacts topFacts) throws CertificateException {
         CertificateException last = null;
         for (Anchor a : anchors) {
-            if (!a.certificate().getSubjectX500Principal().equals(top.getIssuerX500Principal())) {
+            if (!a.subject().equals(topFacts.issuer())) {
                 continue;
             }
             try {
-                verifySignature(top, a.key());
+                verifySignature(top, topFacts, a.key());
                 return;
             } catch (CertificateException e) {
                 last = e;
@@ -202,91 +213,70 @@ final class PathTrustManager extends X509ExtendedTrustManager {
         if (last != null) {
             throw last;
         }
-        throw new CertificateException("no trust anchor issued " + top.getSubjectX500Principal()
-                + " (issuer " + top.getIssuerX500Principal() + ")");
+        throw new CertificateException("no trust anchor issued " + topFacts.subject() + " (issuer "
+                + topFacts.issuer() + ")");
     }
 
     /** Validity and critical extensions, for every certificate of the path. */
-    private static void checkCommon(X509Certificate c, Date now) throws CertificateException {
-        c.checkValidity(now);
-        Set<String> critical = c.getCriticalExtensionOIDs();
-        if (critical != null) {
-            for (String oid : critical) {
-                if (!UNDERSTOOD_CRITICAL.contains(oid)) {
-                    throw new CertificateException(c.getSubjectX500Principal() + " has the critical extension "
-                            + oid + ", which this trust manager does not process");
-                }
-            }
+    private static void checkCommon(CertificateFacts c, long now) throws CertificateException {
+        if (now > c.notAfter()) {
+            throw new CertificateExpiredException(c.subject() + " expired on " + new Date(c.notAfter()));
+        }
+        if (now < c.notBefore()) {
+            throw new CertificateNotYetValidException(c.subject() + " is not valid before " + new Date(c.notBefore()));
+        }
+        if (c.unhandledCritical() != null) {
+            throw new CertificateException(c.subject() + " has the critical extension " + c.unhandledCritical()
+                    + ", which this trust manager does not process");
         }
     }
 
     /** An issuer {@code below} certificates above the leaf: a CA whose path length allows them. */
-    private static void checkIssuer(X509Certificate issuer, int below) throws CertificateException {
-        int pathLength = issuer.getBasicConstraints();
-        if (pathLength < 0) {
-            throw new CertificateException(issuer.getSubjectX500Principal() + " issues certificates but is not a CA");
+    private static void checkIssuer(CertificateFacts issuer, int below) throws CertificateException {
+        if (issuer.pathLength() < 0) {
+            throw new CertificateException(issuer.subject() + " issues certificates but is not a CA");
         }
-        if (pathLength < below) {
-            throw new CertificateException(issuer.getSubjectX500Principal() + " allows " + pathLength
+        if (issuer.pathLength() < below) {
+            throw new CertificateException(issuer.subject() + " allows " + issuer.pathLength()
                     + " intermediate CAs below it, the chain has " + below);
         }
-        boolean[] usage = issuer.getKeyUsage();
-        if (usage != null && (usage.length <= KEY_USAGE_KEY_CERT_SIGN || !usage[KEY_USAGE_KEY_CERT_SIGN])) {
-            throw new CertificateException(issuer.getSubjectX500Principal() + " may not sign certificates (key usage)");
+        if (!issuer.mayCertify()) {
+            throw new CertificateException(issuer.subject() + " may not sign certificates (key usage)");
         }
     }
 
-    private static void checkLeaf(X509Certificate leaf, String purpose) throws CertificateException {
-        boolean[] usage = leaf.getKeyUsage();
-        if (usage != null && (usage.length <= KEY_USAGE_DIGITAL_SIGNATURE || !usage[KEY_USAGE_DIGITAL_SIGNATURE])) {
-            throw new CertificateException(leaf.getSubjectX500Principal() + " may not sign (key usage)");
+    private static void checkLeaf(CertificateFacts leaf, String purpose) throws CertificateException {
+        if (!leaf.maySign()) {
+            throw new CertificateException(leaf.subject() + " may not sign (key usage)");
         }
-        List<String> extended = leaf.getExtendedKeyUsage();
+        List<String> extended = leaf.extendedKeyUsage();
         if (extended != null && !extended.contains(purpose) && !extended.contains(ANY_EXTENDED_KEY_USAGE)) {
-            throw new CertificateException(leaf.getSubjectX500Principal() + " is not for "
+            throw new CertificateException(leaf.subject() + " is not for "
                     + (SERVER_AUTH.equals(purpose) ? "TLS servers" : "TLS clients") + " (extended key usage)");
         }
     }
 
-    private void verifySignature(X509Certificate cert, PublicKey issuerKey) throws CertificateException {
-        String oid = cert.getSigAlgOID();
+    /** Verifies {@code cert}'s signature now: every check, every handshake (signatures are never cached). */
+    private void verifySignature(X509Certificate cert, CertificateFacts facts, PublicKey issuerKey)
+            throws CertificateException {
+        String oid = facts.signatureOid();
         try {
             if (mlDsa.getService("Signature", oid) == null) {
                 cert.verify(issuerKey, everythingElse);
                 return;
             }
-            checkSignatureAlgorithm(cert);
+            if (facts.algorithmProblem() != null) {
+                throw new CertificateException(facts.subject() + ": " + facts.algorithmProblem());
+            }
             Signature verifier = Signature.getInstance(oid, mlDsa);
             verifier.initVerify(issuerKey);
-            verifier.update(cert.getTBSCertificate());
-            if (!verifier.verify(cert.getSignature())) {
-                throw new CertificateException(cert.getSubjectX500Principal() + ": the signature does not verify");
+            verifier.update(facts.tbs());
+            if (!verifier.verify(facts.signature())) {
+                throw new CertificateException(facts.subject() + ": the signature does not verify");
             }
         } catch (GeneralSecurityException e) {
-            throw new CertificateException(cert.getSubjectX500Principal() + ": the signature cannot be verified: "
+            throw new CertificateException(facts.subject() + ": the signature cannot be verified: "
                     + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * RFC 9881: an ML-DSA AlgorithmIdentifier has absent parameters; RFC 5280 §4.1.1.2: the outer
-     * signatureAlgorithm is the one inside the signed part.
-     */
-    private static void checkSignatureAlgorithm(X509Certificate cert) throws CertificateException {
-        Certificate parsed;
-        try {
-            parsed = Certificate.getInstance(cert.getEncoded());
-        } catch (IllegalArgumentException e) {
-            throw new CertificateException(cert.getSubjectX500Principal() + " does not parse: " + e.getMessage(), e);
-        }
-        AlgorithmIdentifier outer = parsed.getSignatureAlgorithm();
-        if (outer.getParameters() != null) {
-            throw new CertificateException(cert.getSubjectX500Principal() + ": the signature algorithm "
-                    + outer.getAlgorithm() + " must have absent parameters");
-        }
-        if (!outer.equals(parsed.getTBSCertificate().getSignature())) {
-            throw new CertificateException(cert.getSubjectX500Principal()
-                    + ": the signature algorithm differs from the one in the signed part");
         }
     }
 
