@@ -1,13 +1,16 @@
 package io.dilithiumgpu.tls;
 
 import org.bouncycastle.jcajce.util.JcaJceHelper;
+import org.bouncycastle.tls.crypto.impl.jcajce.JcaTlsCrypto;
 import org.bouncycastle.tls.crypto.impl.jcajce.JcaTlsCryptoProvider;
 
 import java.security.Provider;
+import java.security.SecureRandom;
 
 /**
- * BouncyCastle's JCA-based TLS crypto with ML-DSA signing and verification (CertificateVerify)
- * routed to this provider ({@link MlDsaRoutingHelper}).
+ * BouncyCastle's JCA-based TLS crypto with each primitive from its fastest provider, ML-DSA from
+ * this one ({@link MlDsaRoutingHelper}), and each distinct peer certificate parsed once
+ * ({@link CertificateCachingCrypto}).
  */
 final class MlDsaTlsCrypto extends JcaTlsCryptoProvider {
     private final JcaJceHelper helper;
@@ -24,5 +27,10 @@ final class MlDsaTlsCrypto extends JcaTlsCryptoProvider {
     @Override
     public JcaJceHelper getAltHelper() {
         return null;
+    }
+
+    @Override
+    public JcaTlsCrypto create(SecureRandom keyRandom, SecureRandom nonceRandom) {
+        return new CertificateCachingCrypto(getHelper(), keyRandom, nonceRandom);
     }
 }

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -50,6 +51,27 @@ class HandshakeTest {
         assertEquals(MlDsaTls.CIPHER_SUITES.get(0), o.client().getSession().getCipherSuite());
         X509Certificate leaf = (X509Certificate) o.client().getSession().getPeerCertificates()[0];
         assertEquals(SIGNATURE_OIDS.get(set), leaf.getSigAlgOID());
+    }
+
+    /**
+     * A server's chain, the same in every handshake, is parsed once per process: the client's
+     * second handshake gets the same certificate objects, and still verifies every signature.
+     */
+    @Test
+    void peerCertificatesAreParsedOnceAndVerifiedEveryTime() throws Exception {
+        Pki pki = Pki.of("ML-DSA-44");
+        SSLContext server = MlDsaTls.server(pki.serverKeys().getPrivate(), pki.serverChain()).build();
+        SSLContext client = MlDsaTls.client(List.of(pki.ca())).build();
+
+        EnginePair.Outcome first = EnginePair.handshake(client, server);
+        first.client().getSession().invalidate();
+        ProviderWork work = ProviderWork.now();
+        EnginePair.Outcome second = EnginePair.handshake(client, server);
+
+        assertTrue(first.succeeded() && second.succeeded());
+        assertEquals(OPERATIONS_PER_AUTHENTICATION, work.since());
+        assertSame(first.client().getSession().getPeerCertificates()[0],
+                second.client().getSession().getPeerCertificates()[0]);
     }
 
     @ParameterizedTest
