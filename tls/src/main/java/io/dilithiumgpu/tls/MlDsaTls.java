@@ -40,10 +40,11 @@ import java.util.Objects;
  * <p>Every engine and socket of a context starts with TLS 1.3 only, the signature schemes
  * {@link #SIGNATURE_SCHEMES} (ML-DSA first; BouncyCastle leaves them off by default and reads its
  * context-wide defaults only from system properties), the cipher suites {@link #CIPHER_SUITES},
- * and the builder's key exchange groups and client authentication. The key manager hands this
- * provider's private key to BouncyCastle unchanged, after turning another provider's ML-DSA key
- * (one read from a key store, say) into one of this provider's once; the trust manager verifies each certificate of the peer's chain once
- * ({@link PathTrustManager}: no revocation checking).
+ * the key exchange groups (the builder's or {@link #NAMED_GROUPS}) and client authentication. The
+ * key manager hands this provider's private key to BouncyCastle unchanged, after turning another
+ * provider's ML-DSA key (one read from a key store, say) into one of this provider's once; the
+ * trust manager verifies each certificate of the peer's chain once ({@link PathTrustManager}: no
+ * revocation checking).
  */
 public final class MlDsaTls {
     /** The ML-DSA signature schemes (draft-ietf-tls-mldsa), by their TLS names. */
@@ -67,6 +68,14 @@ public final class MlDsaTls {
      */
     public static final List<String> CIPHER_SUITES = List.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384",
             "TLS_CHACHA20_POLY1305_SHA256");
+
+    /**
+     * The key exchange groups of the contexts unless the builder names others, in order of
+     * preference: X25519 for the first key share, the hybrid X25519MLKEM768 and the NIST curves
+     * for peers that ask. BouncyCastle's default list has twelve, and its JSSE checks each against
+     * the JDK's disabled algorithms on every connection.
+     */
+    public static final List<String> NAMED_GROUPS = List.of("x25519", "X25519MLKEM768", "secp256r1", "secp384r1");
 
     private MlDsaTls() {}
 
@@ -153,7 +162,10 @@ public final class MlDsaTls {
             return this;
         }
 
-        /** The key exchange groups, in order of preference ({@code X25519MLKEM768}, {@code x25519}); default BouncyCastle's. */
+        /**
+         * The key exchange groups, in order of preference ({@code X25519MLKEM768}, {@code x25519});
+         * default {@link #NAMED_GROUPS} (with {@link #bouncyCastleOnly()}: BouncyCastle's).
+         */
         public Builder namedGroups(String... groups) {
             this.namedGroups = List.of(groups);
             return this;
@@ -182,7 +194,8 @@ public final class MlDsaTls {
             if (server && needClientAuth && anchors.isEmpty()) {
                 throw new IllegalStateException("client authentication needs trust anchors");
             }
-            ConnectionSettings settings = new ConnectionSettings(SIGNATURE_SCHEMES, namedGroups, needClientAuth,
+            List<String> groups = namedGroups != null || bouncyCastleOnly ? namedGroups : NAMED_GROUPS;
+            ConnectionSettings settings = new ConnectionSettings(SIGNATURE_SCHEMES, groups, needClientAuth,
                     bouncyCastleOnly ? null : CIPHER_SUITES);
             SSLContext context;
             if (bouncyCastleOnly) {

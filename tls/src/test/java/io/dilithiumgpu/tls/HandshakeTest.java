@@ -118,6 +118,20 @@ class HandshakeTest {
         assertEquals(OPERATIONS_PER_AUTHENTICATION, work.since());
     }
 
+    /** A default client, whose first key share is X25519, meets a server that takes only the hybrid. */
+    @Test
+    void defaultGroupsOfferTheHybrid() throws Exception {
+        Pki pki = Pki.of("ML-DSA-65");
+        SSLContext server = MlDsaTls.server(pki.serverKeys().getPrivate(), pki.serverChain())
+                .namedGroups("X25519MLKEM768").build();
+        SSLContext client = MlDsaTls.client(List.of(pki.ca())).build();
+
+        EnginePair.Outcome o = EnginePair.handshake(client, server);
+
+        assertTrue(o.succeeded(), () -> "client: " + o.clientFailure() + ", server: " + o.serverFailure());
+        assertEquals("x25519", MlDsaTls.NAMED_GROUPS.get(0));
+    }
+
     /** The groups are really applied: a client offering only the hybrid cannot meet a server with only x25519. */
     @Test
     void keyExchangeGroupsAreEnforced() throws Exception {
