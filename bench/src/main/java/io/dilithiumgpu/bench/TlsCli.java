@@ -61,6 +61,11 @@ public final class TlsCli extends Subcommand {
             description = "bc (BouncyCastle alone), cpu, cuda (this provider on that backend); default all three")
     List<String> columns;
 
+    @Option(names = "--rounds", paramLabel = "N", converter = OptionTypes.PositiveCount.class,
+            description = "run the columns N times, alternating, each compared with the bc run of its round"
+                    + " (default ${DEFAULT-VALUE})")
+    int rounds = 1;
+
     @Option(names = "--out", paramLabel = "DIR", description = "also write tls.csv there")
     Path outDir;
 
@@ -82,7 +87,12 @@ public final class TlsCli extends Subcommand {
             return measureHere(TlsLoad.Column.of(column), levels, out);
         }
         List<TlsLoad.Column> cols = new ArrayList<>();
-        for (String c : columns == null ? List.of("bc", "cpu", "cuda") : columns) {
+        List<String> round = columns == null ? List.of("bc", "cpu", "cuda") : columns;
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < rounds; i++) {
+            order.addAll(round);
+        }
+        for (String c : order) {
             try {
                 cols.add(TlsLoad.Column.of(c));
             } catch (IllegalArgumentException e) {
@@ -97,9 +107,9 @@ public final class TlsCli extends Subcommand {
                 + " trust manager); cpu, cuda = this provider's ML-DSA through MlDsaTls on that backend"
                 + " (BouncyCastle's JSSE for the rest)");
         out.println("latency: connect, handshake and a one-byte echo; host cpu: the whole process (server and"
-                + " clients); ml-dsa: this provider's threads (batcher, cpu workers, cuda streams), the rest:"
-                + " everything else, including the ML-DSA calls the router ran on the handshake threads"
-                + " (direct/batch/jdk: the share of this provider's calls on each route, %)");
+                + " clients); ml-dsa: this provider's threads (batcher, cpu workers, cuda streams; also shown alone)"
+                + " plus the ML-DSA share of the other threads' execution samples (bc: BouncyCastle's ML-DSA);"
+                + " rest: everything else (direct/batch/jdk: the share of this provider's calls on each route, %)");
         out.println(Host.describe());
         List<ColumnResult> results = new ArrayList<>();
         for (TlsLoad.Column c : cols) {
@@ -114,6 +124,10 @@ public final class TlsCli extends Subcommand {
         }
         out.println();
         out.print(table(results, levels).render());
+        out.println();
+        out.println("host cpu per handshake by part, us (JFR execution samples of the measured window scaled to the"
+                + " process's cpu; ml-dsa includes this provider's threads, measured)");
+        out.print(splitTable(results, levels).render());
         String target = targetLine(results);
         if (target != null) {
             out.println(target);
@@ -177,10 +191,15 @@ public final class TlsCli extends Subcommand {
     }
 
     static String encode(TlsLoad.Level l) {
-        return String.format(Locale.ROOT, "clients=%d handshakes=%d window=%d p50=%d p99=%d cpu=%d mldsa=%d direct=%d"
-                        + " batch=%d jdk=%d batches=%d", l.clients(), l.handshakes(), l.windowNanos(), l.p50Nanos(),
-                l.p99Nanos(), l.processCpuNanos(), l.providerCpuNanos(), l.directOps(), l.batchOps(), l.jdkOps(),
-                l.batches());
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "clients=%d handshakes=%d window=%d p50=%d"
+                        + " p99=%d cpu=%d mldsa=%d direct=%d batch=%d jdk=%d batches=%d samples.provider=%d",
+                l.clients(), l.handshakes(), l.windowNanos(), l.p50Nanos(), l.p99Nanos(), l.processCpuNanos(),
+                l.providerCpuNanos(), l.directOps(), l.batchOps(), l.jdkOps(), l.batches(),
+                l.samples().providerThreads()));
+        for (CpuSplit.Part p : CpuSplit.Part.values()) {
+            s.append(" samples.").append(p.name()).append('=').append(l.samples().others(p));
+        }
+        return s.toString();
     }
 
     static TlsLoad.Level decode(String text) {
@@ -189,34 +208,43 @@ public final class TlsCli extends Subcommand {
             int eq = field.indexOf('=');
             f.put(field.substring(0, eq), Long.parseLong(field.substring(eq + 1)));
         }
+        List<Long> parts = new ArrayList<>();
+        for (CpuSplit.Part p : CpuSplit.Part.values()) {
+            parts.add(f.getOrDefault("samples." + p.name(), 0L));
+        }
         return new TlsLoad.Level(Math.toIntExact(f.get("clients")), f.get("handshakes"), f.get("window"),
                 f.get("p50"), f.get("p99"), f.get("cpu"), f.get("mldsa"), f.get("direct"), f.get("batch"), f.get("jdk"),
-                f.get("batches"));
+                f.get("batches"), new CpuSplit.Counts(f.getOrDefault("samples.provider", 0L), parts));
     }
 
-    /** One row per level and column. */
+    /**
+     * One row per level and column run, in the order the columns ran; each compared with the bc
+     * run before it (the same round when the columns repeat), else the first bc run.
+     */
     static TextTable table(List<ColumnResult> results, List<Integer> levels) {
         TextTable t = new TextTable("clients", "column", "handshakes/s", "x bc", "p50 ms", "p99 ms",
-                "host cpu us/hs", "ml-dsa us/hs", "rest us/hs", "ml-dsa ops/hs", "direct/batch/jdk", "mean batch");
-        Map<TlsLoad.Column, Map<Integer, TlsLoad.Level>> byColumn = byColumn(results);
-        Map<Integer, TlsLoad.Level> bc = byColumn.getOrDefault(TlsLoad.Column.BC, Map.of());
+                "host cpu us/hs", "ml-dsa us/hs", "rest us/hs", "provider threads us/hs", "ml-dsa ops/hs",
+                "direct/batch/jdk", "mean batch");
+        List<String> labels = labels(results);
         for (int n : levels) {
-            for (ColumnResult r : results) {
-                TlsLoad.Level l = byColumn.getOrDefault(r.column(), Map.of()).get(n);
+            for (int i = 0; i < results.size(); i++) {
+                ColumnResult r = results.get(i);
+                TlsLoad.Level l = levelAt(r, n);
                 if (l == null) {
                     continue;
                 }
                 boolean ours = r.column().usesProvider();
-                TlsLoad.Level base = bc.get(n);
+                TlsLoad.Level base = baseline(results, i, n);
                 double perHandshake = l.handshakes() == 0 ? Double.NaN : 1.0 / l.handshakes();
-                t.row(String.valueOf(n), r.column().label, String.format(Locale.ROOT, "%.0f", l.perSecond()),
+                long mlDsa = l.cpuNanos(CpuSplit.Part.ML_DSA);
+                t.row(String.valueOf(n), labels.get(i), String.format(Locale.ROOT, "%.0f", l.perSecond()),
                         base == null || base.handshakes() == 0 ? "-"
                                 : String.format(Locale.ROOT, "%.2f", l.perSecond() / base.perSecond()),
                         millis(l.p50Nanos()), millis(l.p99Nanos()),
                         l.processCpuNanos() < 0 ? "-" : micros(l.processCpuNanos() * perHandshake),
+                        mlDsa < 0 ? "-" : micros(mlDsa * perHandshake),
+                        mlDsa < 0 ? "-" : micros((l.processCpuNanos() - mlDsa) * perHandshake),
                         ours && l.providerCpuNanos() >= 0 ? micros(l.providerCpuNanos() * perHandshake) : "-",
-                        ours && l.providerCpuNanos() >= 0 && l.processCpuNanos() >= 0
-                                ? micros((l.processCpuNanos() - l.providerCpuNanos()) * perHandshake) : "-",
                         ours ? String.format(Locale.ROOT, "%.2f", l.providerOps() * perHandshake) : "-",
                         ours ? routeShares(l) : "-",
                         ours && l.batches() > 0 ? String.format(Locale.ROOT, "%.1f", (double) l.batchOps() / l.batches())
@@ -224,6 +252,68 @@ public final class TlsCli extends Subcommand {
             }
         }
         return t;
+    }
+
+    /** The host CPU per handshake by part ({@link CpuSplit}), one row per level and column run. */
+    static TextTable splitTable(List<ColumnResult> results, List<Integer> levels) {
+        List<String> header = new ArrayList<>(List.of("clients", "column"));
+        for (CpuSplit.Part p : CpuSplit.Part.values()) {
+            header.add(p.label);
+        }
+        header.add("samples");
+        TextTable t = new TextTable(header.toArray(new String[0]));
+        List<String> labels = labels(results);
+        for (int n : levels) {
+            for (int i = 0; i < results.size(); i++) {
+                TlsLoad.Level l = levelAt(results.get(i), n);
+                if (l == null) {
+                    continue;
+                }
+                List<String> row = new ArrayList<>(List.of(String.valueOf(n), labels.get(i)));
+                for (CpuSplit.Part p : CpuSplit.Part.values()) {
+                    long nanos = l.cpuNanos(p);
+                    row.add(nanos < 0 || l.handshakes() == 0 ? "-" : micros((double) nanos / l.handshakes()));
+                }
+                row.add(String.valueOf(l.samples().providerThreads() + l.samples().othersTotal()));
+                t.row(row.toArray(new String[0]));
+            }
+        }
+        return t;
+    }
+
+    private static TlsLoad.Level levelAt(ColumnResult r, int clients) {
+        for (TlsLoad.Level l : r.levels()) {
+            if (l.clients() == clients) {
+                return l;
+            }
+        }
+        return null;
+    }
+
+    /** The bc level to compare result {@code i} with: the last bc run before it, else the first one. */
+    private static TlsLoad.Level baseline(List<ColumnResult> results, int i, int clients) {
+        for (int j = i; j >= 0; j--) {
+            if (results.get(j).column() == TlsLoad.Column.BC) {
+                return levelAt(results.get(j), clients);
+            }
+        }
+        for (ColumnResult r : results) {
+            if (r.column() == TlsLoad.Column.BC) {
+                return levelAt(r, clients);
+            }
+        }
+        return null;
+    }
+
+    /** Column labels, numbered by round ({@code cpu#2}) when a column runs more than once. */
+    static List<String> labels(List<ColumnResult> results) {
+        Map<TlsLoad.Column, Integer> seen = new EnumMap<>(TlsLoad.Column.class);
+        List<String> out = new ArrayList<>();
+        for (ColumnResult r : results) {
+            int round = seen.merge(r.column(), 1, Integer::sum);
+            out.add(round == 1 ? r.column().label : r.column().label + "#" + round);
+        }
+        return out;
     }
 
     /**
@@ -259,14 +349,26 @@ public final class TlsCli extends Subcommand {
     }
 
     static Csv csv(List<ColumnResult> results) {
-        Csv csv = new Csv("column", "backend", "clients", "handshakes", "window_ns", "handshakes_per_s", "p50_ns",
-                "p99_ns", "process_cpu_ns", "provider_cpu_ns", "direct_ops", "batch_ops", "jdk_ops", "batches");
-        for (ColumnResult r : results) {
+        List<String> header = new ArrayList<>(List.of("column", "backend", "clients", "handshakes", "window_ns",
+                "handshakes_per_s", "p50_ns", "p99_ns", "process_cpu_ns", "provider_cpu_ns", "direct_ops", "batch_ops",
+                "jdk_ops", "batches"));
+        for (CpuSplit.Part p : CpuSplit.Part.values()) {
+            header.add("cpu_ns_" + p.name().toLowerCase(Locale.ROOT));
+        }
+        Csv csv = new Csv(header.toArray(new String[0]));
+        List<String> labels = labels(results);
+        for (int i = 0; i < results.size(); i++) {
+            ColumnResult r = results.get(i);
             for (TlsLoad.Level l : r.levels()) {
-                csv.row(r.column().label, r.column().usesProvider() ? r.column().label : "bouncycastle",
-                        l.clients(), l.handshakes(), l.windowNanos(), String.format(Locale.ROOT, "%.1f", l.perSecond()),
-                        l.p50Nanos(), l.p99Nanos(), l.processCpuNanos(), l.providerCpuNanos(), l.directOps(),
-                        l.batchOps(), l.jdkOps(), l.batches());
+                List<Object> row = new ArrayList<>(List.of(labels.get(i),
+                        r.column().usesProvider() ? r.column().label : "bouncycastle", l.clients(), l.handshakes(),
+                        l.windowNanos(), String.format(Locale.ROOT, "%.1f", l.perSecond()), l.p50Nanos(), l.p99Nanos(),
+                        l.processCpuNanos(), l.providerCpuNanos(), l.directOps(), l.batchOps(), l.jdkOps(),
+                        l.batches()));
+                for (CpuSplit.Part p : CpuSplit.Part.values()) {
+                    row.add(l.cpuNanos(p));
+                }
+                csv.row(row.toArray());
             }
         }
         return csv;

@@ -53,8 +53,6 @@ final class TlsLoad implements AutoCloseable {
     /** How long to wait for clients still in a handshake when a level ends. */
     private static final long DRAIN_SECONDS = 120;
     private static final int BACKLOG = 4096;
-    /** Thread names of this provider's batcher and backends ({@code dilithiumgpu-*}, {@code dilithium-cpu-*}). */
-    private static final String PROVIDER_THREADS = "dilithium";
     /** BouncyCastle's JSSE logs every connection (and the JDK's algorithm settings it ignores); held so that the level sticks. */
     private static final Logger JSSE_LOG = Logger.getLogger("org.bouncycastle.jsse");
 
@@ -85,11 +83,12 @@ final class TlsLoad implements AutoCloseable {
      * One level's measurement over its window: handshakes completed, their latency (connect to
      * echo), the process's CPU, the CPU of this provider's threads, this provider's ML-DSA calls by
      * route (on the caller's thread by its core, through the batcher, on the caller's thread by the
-     * JDK's ML-DSA) and the batcher's batches.
+     * JDK's ML-DSA), the batcher's batches, and the process's execution samples by part of the
+     * handshake ({@link CpuSplit}).
      */
     record Level(int clients, long handshakes, long windowNanos, long p50Nanos, long p99Nanos,
                  long processCpuNanos, long providerCpuNanos, long directOps, long batchOps, long jdkOps,
-                 long batches) {
+                 long batches, CpuSplit.Counts samples) {
 
         double perSecond() {
             return handshakes * 1e9 / windowNanos;
@@ -97,6 +96,22 @@ final class TlsLoad implements AutoCloseable {
 
         long providerOps() {
             return directOps + batchOps + jdkOps;
+        }
+
+        /**
+         * The process's CPU time in {@code part}: this provider's threads (measured) count as
+         * ML-DSA; the other threads' time is split by their samples. -1 where the JVM does not
+         * report CPU time or nothing was sampled.
+         */
+        long cpuNanos(CpuSplit.Part part) {
+            long provider = Math.max(0, providerCpuNanos);
+            long others = processCpuNanos - provider;
+            long sampled = samples.othersTotal();
+            if (processCpuNanos < 0 || sampled == 0) {
+                return -1;
+            }
+            long share = Math.round((double) others * samples.others(part) / sampled);
+            return part == CpuSplit.Part.ML_DSA ? provider + share : share;
         }
     }
 
@@ -216,6 +231,7 @@ final class TlsLoad implements AutoCloseable {
         long providerEnd;
         long[] routesStart = new long[4];
         long[] routesEnd = new long[4];
+        CpuSplit split = null;
         try {
             for (int i = 0; i < clients; i++) {
                 executor.execute(() -> {
@@ -241,6 +257,7 @@ final class TlsLoad implements AutoCloseable {
             if (column.usesProvider()) {
                 routesStart = routes();
             }
+            split = CpuSplit.start();
             long handshakesStart = done.sum();
             phase.set(measure);
             start = System.nanoTime();
@@ -253,6 +270,7 @@ final class TlsLoad implements AutoCloseable {
             if (column.usesProvider()) {
                 routesEnd = routes();
             }
+            CpuSplit.Counts samples = split.stop();
             if (!finished.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("clients still busy " + DRAIN_SECONDS + " s after the run ended");
             }
@@ -263,9 +281,12 @@ final class TlsLoad implements AutoCloseable {
             return new Level(clients, handshakes, end - start, latency.getValueAtPercentile(50),
                     latency.getValueAtPercentile(99), cpuEnd - cpuStart, providerEnd - providerStart,
                     routesEnd[0] - routesStart[0], routesEnd[1] - routesStart[1], routesEnd[2] - routesStart[2],
-                    routesEnd[3] - routesStart[3]);
+                    routesEnd[3] - routesStart[3], samples);
         } finally {
             executor.shutdownNow();
+            if (split != null) {
+                split.close();
+            }
         }
     }
 
@@ -290,7 +311,7 @@ final class TlsLoad implements AutoCloseable {
         }
         long sum = 0;
         for (ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
-            if (info != null && info.getThreadName().startsWith(PROVIDER_THREADS)) {
+            if (info != null && info.getThreadName().startsWith(CpuSplit.PROVIDER_THREADS)) {
                 sum += Math.max(0, mx.getThreadCpuTime(info.getThreadId()));
             }
         }

@@ -17,9 +17,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TlsCliTest {
     private static final long SECOND = 1_000_000_000L;
 
+    /** 100 samples on the other threads: 20 in ML-DSA, 30 in key exchange, 50 in the JSSE. */
+    private static final CpuSplit.Counts SAMPLES = counts(7, CpuSplit.Part.ML_DSA, 20, CpuSplit.Part.KEY_EXCHANGE, 30,
+            CpuSplit.Part.JSSE, 50);
+
+    private static CpuSplit.Counts counts(long provider, Object... partAndCount) {
+        Long[] others = new Long[CpuSplit.Part.values().length];
+        java.util.Arrays.fill(others, 0L);
+        for (int i = 0; i < partAndCount.length; i += 2) {
+            others[((CpuSplit.Part) partAndCount[i]).ordinal()] = ((Integer) partAndCount[i + 1]).longValue();
+        }
+        return new CpuSplit.Counts(provider, List.of(others));
+    }
+
     private static TlsLoad.Level level(int clients, long handshakes) {
         return new TlsLoad.Level(clients, handshakes, SECOND, 2_000_000, 9_000_000, handshakes * 400_000,
-                handshakes * 50_000, 0, 3 * handshakes, 0, handshakes);
+                handshakes * 50_000, 0, 3 * handshakes, 0, handshakes, SAMPLES);
     }
 
     private static TlsCli.ColumnResult column(TlsLoad.Column c, long at1, long at256) {
@@ -30,7 +43,7 @@ class TlsCliTest {
     @Test
     void levelsTravelBetweenTheJvmsUnchanged() {
         TlsLoad.Level l = new TlsLoad.Level(1024, 123_456, 5 * SECOND, 1_234_567, 98_765_432, 7_000_000_000L,
-                -1, 12, 370_356, 3, 9_876);
+                -1, 12, 370_356, 3, 9_876, SAMPLES);
         assertEquals(l, TlsCli.decode(TlsCli.encode(l)));
     }
 
@@ -39,10 +52,53 @@ class TlsCliTest {
         String[] lines = TlsCli.table(List.of(column(TlsLoad.Column.BC, 100, 1000),
                 column(TlsLoad.Column.CPU, 110, 1500)), List.of(1, 256)).render().split("\n");
         assertTrue(lines[0].matches("clients\\s+column\\s+handshakes/s\\s+x bc\\s+p50 ms\\s+p99 ms\\s+host cpu us/hs"
-                + "\\s+ml-dsa us/hs\\s+rest us/hs\\s+ml-dsa ops/hs\\s+direct/batch/jdk\\s+mean batch"), lines[0]);
-        assertTrue(lines[2].matches("\\s*1\\s+bc\\s+100\\s+1\\.00\\s+2\\.00\\s+9\\.00\\s+400\\s+-\\s+-\\s+-\\s+-\\s+-"), lines[2]);
-        assertTrue(lines[5].matches("\\s*256\\s+cpu\\s+1500\\s+1\\.50\\s+2\\.00\\s+9\\.00\\s+400\\s+50\\s+350\\s+3\\.00"
-                + "\\s+0/100/0\\s+3\\.0"), lines[5]);
+                + "\\s+ml-dsa us/hs\\s+rest us/hs\\s+provider threads us/hs\\s+ml-dsa ops/hs\\s+direct/batch/jdk"
+                + "\\s+mean batch"), lines[0]);
+        // ml-dsa: the provider's threads (50 us) and 20 % of the other threads' 350 us
+        assertTrue(lines[2].matches("\\s*1\\s+bc\\s+100\\s+1\\.00\\s+2\\.00\\s+9\\.00\\s+400\\s+120\\s+280"
+                + "\\s+-\\s+-\\s+-\\s+-"), lines[2]);
+        assertTrue(lines[5].matches("\\s*256\\s+cpu\\s+1500\\s+1\\.50\\s+2\\.00\\s+9\\.00\\s+400\\s+120\\s+280\\s+50"
+                + "\\s+3\\.00\\s+0/100/0\\s+3\\.0"), lines[5]);
+    }
+
+    @Test
+    void splitTableSharesTheOtherThreadsCpuBySamples() {
+        String[] lines = TlsCli.splitTable(List.of(column(TlsLoad.Column.CPU, 100, 1000)), List.of(1)).render()
+                .split("\n");
+        assertTrue(lines[0].matches("clients\\s+column\\s+ml-dsa\\s+key exchange\\s+aead\\s+random\\s+hash/hkdf"
+                + "\\s+certificates\\s+sockets\\s+jsse\\s+other\\s+samples"), lines[0]);
+        assertTrue(lines[2].matches("\\s*1\\s+cpu\\s+120\\s+105\\s+0\\s+0\\s+0\\s+0\\s+0\\s+175\\s+0\\s+107"), lines[2]);
+    }
+
+    @Test
+    void repeatedColumnsAreNumberedAndComparedWithTheirRound() {
+        List<TlsCli.ColumnResult> runs = List.of(column(TlsLoad.Column.BC, 100, 1000),
+                column(TlsLoad.Column.CPU, 110, 1500), column(TlsLoad.Column.BC, 50, 500),
+                column(TlsLoad.Column.CPU, 100, 1000));
+        assertEquals(List.of("bc", "cpu", "bc#2", "cpu#2"), TlsCli.labels(runs));
+        String[] lines = TlsCli.table(runs, List.of(1)).render().split("\n");
+        assertTrue(lines[3].matches("\\s*1\\s+cpu\\s+110\\s+1\\.10\\s.*"), lines[3]);
+        assertTrue(lines[5].matches("\\s*1\\s+cpu#2\\s+100\\s+2\\.00\\s.*"), lines[5]);
+    }
+
+    /** Each part of a handshake by the code it passes through, ML-DSA first. */
+    @Test
+    void samplesArePutInTheFirstPartTheirStackPassesThrough() {
+        assertEquals(CpuSplit.Part.ML_DSA, CpuSplit.Part.of(List.of("org.bouncycastle.crypto.digests.SHAKEDigest",
+                "org.bouncycastle.crypto.signers.mldsa.MLDSASigner", "io.dilithiumgpu.tls.PathTrustManager")));
+        assertEquals(CpuSplit.Part.ML_DSA, CpuSplit.Part.of(List.of("io.dilithiumgpu.core.Ntt",
+                "org.bouncycastle.tls.TlsServerProtocol")));
+        assertEquals(CpuSplit.Part.CERTIFICATES, CpuSplit.Part.of(List.of("org.bouncycastle.asn1.ASN1InputStream",
+                "io.dilithiumgpu.tls.PathTrustManager", "org.bouncycastle.tls.TlsClientProtocol")));
+        assertEquals(CpuSplit.Part.HASHING, CpuSplit.Part.of(List.of("sun.security.provider.SHA2",
+                "org.bouncycastle.tls.DeferredHash", "org.bouncycastle.tls.TlsProtocol")));
+        assertEquals(CpuSplit.Part.KEY_EXCHANGE, CpuSplit.Part.of(List.of("org.bouncycastle.math.ec.rfc7748.X25519Field",
+                "org.bouncycastle.tls.TlsClientProtocol")));
+        assertEquals(CpuSplit.Part.RECORDS, CpuSplit.Part.of(List.of("com.sun.crypto.provider.GaloisCounterMode",
+                "org.bouncycastle.tls.crypto.TlsAEADCipher")));
+        assertEquals(CpuSplit.Part.JSSE, CpuSplit.Part.of(List.of("java.util.HashMap",
+                "org.bouncycastle.jsse.provider.DisabledAlgorithmConstraints")));
+        assertEquals(CpuSplit.Part.OTHER, CpuSplit.Part.of(List.of("io.dilithiumgpu.bench.TlsLoad")));
     }
 
     @Test
