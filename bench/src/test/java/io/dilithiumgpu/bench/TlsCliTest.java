@@ -81,26 +81,6 @@ class TlsCliTest {
         assertTrue(lines[5].matches("\\s*1\\s+cpu#2\\s+100\\s+2\\.00\\s.*"), lines[5]);
     }
 
-    /** Each part of a handshake by the code it passes through, ML-DSA first. */
-    @Test
-    void samplesArePutInTheFirstPartTheirStackPassesThrough() {
-        assertEquals(CpuSplit.Part.ML_DSA, CpuSplit.Part.of(List.of("org.bouncycastle.crypto.digests.SHAKEDigest",
-                "org.bouncycastle.crypto.signers.mldsa.MLDSASigner", "io.dilithiumgpu.tls.PathTrustManager")));
-        assertEquals(CpuSplit.Part.ML_DSA, CpuSplit.Part.of(List.of("io.dilithiumgpu.core.Ntt",
-                "org.bouncycastle.tls.TlsServerProtocol")));
-        assertEquals(CpuSplit.Part.CERTIFICATES, CpuSplit.Part.of(List.of("org.bouncycastle.asn1.ASN1InputStream",
-                "io.dilithiumgpu.tls.PathTrustManager", "org.bouncycastle.tls.TlsClientProtocol")));
-        assertEquals(CpuSplit.Part.HASHING, CpuSplit.Part.of(List.of("sun.security.provider.SHA2",
-                "org.bouncycastle.tls.DeferredHash", "org.bouncycastle.tls.TlsProtocol")));
-        assertEquals(CpuSplit.Part.KEY_EXCHANGE, CpuSplit.Part.of(List.of("org.bouncycastle.math.ec.rfc7748.X25519Field",
-                "org.bouncycastle.tls.TlsClientProtocol")));
-        assertEquals(CpuSplit.Part.RECORDS, CpuSplit.Part.of(List.of("com.sun.crypto.provider.GaloisCounterMode",
-                "org.bouncycastle.tls.crypto.TlsAEADCipher")));
-        assertEquals(CpuSplit.Part.JSSE, CpuSplit.Part.of(List.of("java.util.HashMap",
-                "org.bouncycastle.jsse.provider.DisabledAlgorithmConstraints")));
-        assertEquals(CpuSplit.Part.OTHER, CpuSplit.Part.of(List.of("io.dilithiumgpu.bench.TlsLoad")));
-    }
-
     @Test
     void targetNeedsCudaAheadAt256ClientsAndNeverBehind() {
         TlsCli.ColumnResult bc = column(TlsLoad.Column.BC, 100, 1000);

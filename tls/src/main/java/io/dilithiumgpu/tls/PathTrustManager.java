@@ -1,6 +1,5 @@
 package io.dilithiumgpu.tls;
 
-
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSession;
