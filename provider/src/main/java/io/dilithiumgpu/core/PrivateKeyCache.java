@@ -61,6 +61,11 @@ public final class PrivateKeyCache {
         this.params = params;
     }
 
+    /** The parameter set of the private key this cache belongs to. */
+    public ParameterSet params() {
+        return params;
+    }
+
     /** Whether the cache holds the decoded key now (not before the second signature, not after destroy). */
     public boolean isDecoded() {
         return decoded != null && !destroyed;

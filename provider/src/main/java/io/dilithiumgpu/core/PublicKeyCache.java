@@ -47,6 +47,11 @@ public final class PublicKeyCache {
         this.params = params;
     }
 
+    /** The parameter set of the public key this cache belongs to. */
+    public ParameterSet params() {
+        return params;
+    }
+
     /** Whether the cache holds Â and t̂1 now (not before the second verification, nor once reclaimed). */
     public boolean isDecoded() {
         return current() != null;

@@ -146,8 +146,10 @@ final class KeyedRun {
             Object ref = one ? c.keys[0] : c.keys[c.first + byObject.firstTask(g)];
             boolean seen = sighted(ref) > 0;
             KeyIdentity id = null;
-            // Hash a key only when it may be cached: seen before, twice here, or a cache to look in.
-            if (seen || occupied || byObject.tasks(g) >= 2 || knownIdentity(ref) != null) {
+            // Hash a key only when it may be cached: seen before, twice here, or a cache to look in;
+            // never a key object of another set (a caller's mistake: its tasks run uncached).
+            boolean sameSet = paramsOf(ref) == c.params;
+            if (sameSet && (one || seen || occupied || byObject.tasks(g) >= 2 || knownIdentity(ref) != null)) {
                 id = identity(ref, c, byObject.firstTask(g), keyBytes);
             }
             ids.add(id);
@@ -156,6 +158,11 @@ final class KeyedRun {
             if (digest != null) {
                 seenBefore.merge(digest, seen, Boolean::logicalOr);
             }
+        }
+        if (one && ids.get(0) == null) {
+            // A one-key chunk whose key has no identity (its handle destroyed meanwhile): uncached, as one group.
+            return new KeyedRun(slot, c, where, region, KeyGroups.one(c.count), java.util.Collections.singletonList(null),
+                    new KeySlots.Claim[] {KeySlots.Claim.UNCACHED});
         }
         for (int i = 0; i < c.count && !one; i++) {
             int g = byObject.groupOf(i);
@@ -181,6 +188,10 @@ final class KeyedRun {
 
     private static int sighted(Object ref) {
         return ref instanceof PrivateKeyCache p ? p.sighted() : ((PublicKeyCache) ref).sighted();
+    }
+
+    private static ParameterSet paramsOf(Object ref) {
+        return ref instanceof PrivateKeyCache p ? p.params() : ((PublicKeyCache) ref).params();
     }
 
     private static KeyIdentity knownIdentity(Object ref) {
