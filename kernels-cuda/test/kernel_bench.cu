@@ -526,10 +526,12 @@ void bench_keyed(const char* tag, KeygenFn kg, const Cfg& ck, SignFn sg, const C
                  const KeyedSet& ks, int n) {
     const std::string t(tag);
     if (!selected("sign_keyed_" + t) && !selected("verify_keyed_" + t)) return;
-    for (const void* f : {(const void*)ks.expand_sk, (const void*)ks.expand_pk, (const void*)ks.sign_keyed,
-                          (const void*)ks.verify_keyed}) {
-        CHECK_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        std::max({ks.c_expand_sk.smem, ks.c_sign_keyed.smem, ks.c_verify_keyed.smem})));
+    // The plain entry points too: a "keyed" filter skips bench_set, which sets theirs.
+    const int smem = std::max({ck.smem, cs.smem, cv.smem, ks.c_expand_sk.smem, ks.c_expand_pk.smem,
+                               ks.c_sign_keyed.smem, ks.c_verify_keyed.smem});
+    for (const void* f : {(const void*)kg, (const void*)sg, (const void*)vf, (const void*)ks.expand_sk,
+                          (const void*)ks.expand_pk, (const void*)ks.sign_keyed, (const void*)ks.verify_keyed}) {
+        CHECK_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     }
     bench_keyed_keys<P>(t, kg, ck, sg, cs, vf, cv, ks, n, 1, false);
     bench_keyed_keys<P>(t, kg, ck, sg, cs, vf, cv, ks, n, 64, false);
