@@ -103,9 +103,9 @@ public final class TlsCli extends Subcommand {
                 + " CA, fresh sessions (no resumption), loopback, " + Callers.threadKind() + " for clients and"
                 + " server connections; " + Format.seconds(seconds) + " measured per level after "
                 + Format.seconds(warmupSeconds) + " of warm-up; each column in a JVM of its own");
-        out.println("columns: bc = BouncyCastle " + bouncyCastleVersion() + " alone (its JSSE, ML-DSA and PKIX"
-                + " trust manager); cpu, cuda = this provider's ML-DSA through MlDsaTls on that backend"
-                + " (BouncyCastle's JSSE for the rest)");
+        out.println("columns: bc = BouncyCastle " + bouncyCastleVersion() + " alone (its JSSE, provider for every"
+                + " primitive, ML-DSA included, PKIX trust manager, default suites and groups); cpu, cuda = this provider's ML-DSA through MlDsaTls on that backend"
+                + " (BouncyCastle's JSSE and X25519; the JDK's SHA-2, HMAC and AES-GCM, AES-GCM suites first)");
         out.println("latency: connect, handshake and a one-byte echo; host cpu: the whole process (server and"
                 + " clients); ml-dsa: this provider's threads (batcher, cpu workers, cuda streams; also shown alone)"
                 + " plus the ML-DSA share of the other threads' execution samples (bc: BouncyCastle's ML-DSA);"
