@@ -94,7 +94,7 @@ struct VerifyTask {
     /** Verifies task `task` with its packed key. */
     static DG_HD uint8_t run(int task, const Args& a, WarpShared& sh, int32_t* ws, const int32_t* zt) {
         return verify(KeySource::PACKED, a.pks + (size_t)task * P::PK_BYTES, a.mus + (size_t)task * CRH_BYTES,
-                                         a.sigs + (size_t)task * P::SIG_BYTES, sh, ws, zt);
+                      a.sigs + (size_t)task * P::SIG_BYTES, sh, ws, zt);
     }
 
     /**
