@@ -193,12 +193,14 @@ public final class Scheme {
                 Sampling.sampleInBall(ws.shake256, ws.cTilde, 0, cTildeBytes, p.tau(), ws.buf, ws.c, 0);
                 Ntt.forward(ws.c, 0);
 
-                // z = y + NTT⁻¹(ĉ ∘ ŝ1); reject if ‖z‖∞ ≥ γ1 − β (steps 18 to 23)
-                if (rejectsZ(ws, l, gamma1 - beta)) {
+                // r0 = LowBits(w − cs2) = w0 − cs2; reject if ‖r0‖∞ ≥ γ2 − β. Checked before z: it
+                // rejects more often for the same work, so fewer attempts pay for cs1; an attempt
+                // is kept only when every check passes, so the order changes no signature.
+                if (rejectsLowBits(ws, k, gamma2 - beta)) {
                     continue;
                 }
-                // r0 = LowBits(w − cs2) = w0 − cs2; reject if ‖r0‖∞ ≥ γ2 − β
-                if (rejectsLowBits(ws, k, gamma2 - beta)) {
+                // z = y + NTT⁻¹(ĉ ∘ ŝ1); reject if ‖z‖∞ ≥ γ1 − β (steps 18 to 23)
+                if (rejectsZ(ws, l, gamma1 - beta)) {
                     continue;
                 }
                 // ct0; reject if ‖ct0‖∞ ≥ γ2; h = MakeHint(−ct0, w − cs2 + ct0) (steps 25 to 28)
