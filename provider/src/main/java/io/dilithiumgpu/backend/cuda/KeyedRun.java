@@ -25,13 +25,16 @@ import java.util.Map;
  * into their slots ({@code expand_*}, waited for: an invalid private key leaves its slot and its
  * tasks run uncached, where the kernel reports {@code INVALID_KEY} for them as {@code sign_*}
  * does), then one {@code sign_keyed_*} / {@code verify_keyed_*} launch whose {@code keyOf} points
- * each task at its slot or at one packed record of the uncached keys, only those uploaded.
+ * each task at its slot or at one packed record of the uncached keys, only those uploaded. A
+ * signing chunk of per-task records with an uncached task runs as a plain chunk after the
+ * expansions ({@link #signsPlain}).
  *
  * <p>Records: heap records go through the slot's pinned block, packed in an order that puts each
  * key's tasks side by side ({@link KeyGroups#launchOrder}), so that the slot they read stays in
  * L2, and unpacked back into task order. Records in registered host memory keep the caller's
  * order (they are copied straight from and to it; sorting them would cost a host copy of every
- * record). Outputs are downloaded after the launch (no early delivery).
+ * record). Outputs are downloaded after the launch, except the signatures and statuses of a
+ * published signing chunk, which the kernel writes into host memory; no task is told early.
  *
  * <p>Secrets: the uncached private keys and the rnds are wiped from the pinned and device blocks
  * as in a plain chunk; the packed private keys an expansion read are wiped from both once it has
@@ -41,6 +44,7 @@ import java.util.Map;
  * <p>Belongs to the thread that holds the slot; {@link ChunkRun} calls it.
  */
 final class KeyedRun {
+    private static final System.Logger LOG = System.getLogger(KeyedRun.class.getName());
     private final StreamSlot slot;
     private final Chunk c;
     private final String where;
@@ -110,12 +114,30 @@ final class KeyedRun {
         run.started = started;
         try {
             run.expand();
+            run.order = c.pinned == null && !run.oneKey ? run.groups.launchOrder() : null;
+            run.tasks = run.groups.keyOf(run.slotOfGroup(), run.order);
+            if (signsPlain(c.op, run.oneKey, run.tasks)) {
+                // The expansions stand (later chunks hit); this chunk signs as it would without a cache.
+                run.cleanUp(null);
+                return null;
+            }
             run.launch();
             return run;
         } catch (RuntimeException | Error e) {
             run.cleanUp(e);
             throw e;
         }
+    }
+
+    /**
+     * Whether a chunk laid out as {@code tasks} runs as a plain chunk instead: a signing chunk of
+     * per-task records with any task on an uncached key, since {@code sign_keyed_*} signs such
+     * mixed launches slower than {@code sign_*} signs the whole chunk, while a launch whose tasks
+     * all read slots is faster. A one-key chunk never does (its tasks have no key records of their
+     * own); verification stays keyed, mixed or not.
+     */
+    static boolean signsPlain(Operation op, boolean oneKey, KeyedTasks tasks) {
+        return op == Operation.SIGN && !oneKey && tasks.uncachedRecords() > 0;
     }
 
     /**
@@ -313,15 +335,23 @@ final class KeyedRun {
         }
     }
 
-    /** Uploads the chunk's key references and records, launches it on the cached keys and queues the download. */
-    private void launch() {
-        int n = c.count;
+    /** Each group's slot after the routing and the expansions, or -1 where it runs uncached. */
+    private int[] slotOfGroup() {
         int[] slotOfGroup = new int[claims.length];
         for (int g = 0; g < claims.length; g++) {
             slotOfGroup[g] = claims[g].route() == KeySlots.Route.UNCACHED ? -1 : claims[g].slot();
         }
-        order = c.pinned == null && !oneKey ? groups.launchOrder() : null;
-        tasks = groups.keyOf(slotOfGroup, order);
+        return slotOfGroup;
+    }
+
+    /**
+     * Uploads the chunk's key references and records, launches it on the cached keys and queues
+     * the download; a signing chunk on registered host memory whose plan publishes has the kernel
+     * write its signatures straight into the caller's records and its statuses into the slot's
+     * mapped pinned block, as a plain published chunk does, so that no download trails the launch.
+     */
+    private void launch() {
+        int n = c.count;
         layout = KeyedLayout.launch(c.params, c.op, n, tasks.uncachedRecords());
         if (layout.totalBytes() > slot.blockBytes()) {
             throw new IllegalStateException("a keyed chunk of " + n + " tasks does not fit its slot");
@@ -364,16 +394,31 @@ final class KeyedRun {
             }
         }, c.plan.ordered(), slot.uploadEvent(c.plan.sleep()), where);
         KeyedLayout.Part status = layout.status();
-        slot.resetStatusAndScratch(status.offset(), n, where);
+        CUdeviceptr signaturesAt = c.op == Operation.SIGN && c.pinned != null
+                && c.plan.transfer() == ChunkPlan.Transfer.PUBLISHED ? mappedSignatures() : null;
+        CUdeviceptr statusAt;
+        if (signaturesAt != null) {
+            slot.resetScratch(where);
+            StreamSlot.fill(slot.host(), status.offset(), n, StreamSlot.UNWRITTEN);
+            statusAt = slot.hostBlockMapped().withByteOffset(status.offset());
+        } else {
+            slot.resetStatusAndScratch(status.offset(), n, where);
+            statusAt = device(status);
+        }
         CUdeviceptr none = new CUdeviceptr();
         CUdeviceptr keysAt = tasks.uncachedRecords() > 0 ? device(keyPart) : none;
         CUdeviceptr slotsAt = tasks.cached() > 0 ? region.base() : none;
         CUdeviceptr[] args = c.op == Operation.SIGN
                 ? new CUdeviceptr[] {keysAt, device(keyOf), slotsAt, device(layout.part("mus")),
-                        device(layout.part("rnds")), device(layout.part("signatures")), device(status)}
+                        device(layout.part("rnds")),
+                        signaturesAt != null ? signaturesAt : device(layout.part("signatures")), statusAt}
                 : new CUdeviceptr[] {keysAt, device(keyOf), slotsAt, device(layout.part("mus")),
-                        device(layout.part("signatures")), device(status)};
+                        device(layout.part("signatures")), statusAt};
         slot.launch(region.kernels.keyed(secret), args, n, where);
+        if (signaturesAt != null) {
+            submitted = System.nanoTime();
+            return;
+        }
         if (c.pinned == null) {
             long from = layout.outputOffset();
             CudaCall.check("cuMemcpyDtoHAsync(" + (layout.totalBytes() - from) + " bytes, " + where + ")",
@@ -391,6 +436,23 @@ final class KeyedRun {
                             device(status), n, slot.stream()));
         }
         submitted = System.nanoTime();
+    }
+
+    /**
+     * The device address of the chunk's signature records in the caller's registered memory, for
+     * the kernel to write them there; null when the driver maps none (they are then downloaded).
+     */
+    private CUdeviceptr mappedSignatures() {
+        CUdeviceptr at = new CUdeviceptr();
+        Pointer from = c.pinned[3].withByteOffset((long) c.first * c.params.signatureBytes());
+        try {
+            CudaCall.check("cuMemHostGetDevicePointer(signatures, " + where + ")",
+                    () -> JCudaDriver.cuMemHostGetDevicePointer(at, from, 0));
+        } catch (BackendException e) {
+            LOG.log(System.Logger.Level.DEBUG, "keyed chunk runs unpublished: " + e.getMessage());
+            return null;
+        }
+        return at;
     }
 
     /**

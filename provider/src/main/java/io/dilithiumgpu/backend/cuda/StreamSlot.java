@@ -302,6 +302,11 @@ final class StreamSlot implements AutoCloseable {
             resetStatusAndScratch(layout.status().offset(), layout.tasks(), where);
             return;
         }
+        resetScratch(where);
+    }
+
+    /** Zeroes the scratch words, before a launch that publishes its statuses into host memory. */
+    void resetScratch(String where) {
         CudaCall.check("cuMemsetD32Async(scratch, " + where + ")",
                 () -> JCudaDriver.cuMemsetD32Async(scratch, 0, BatchAbi.SCRATCH_WORDS, stream));
     }
