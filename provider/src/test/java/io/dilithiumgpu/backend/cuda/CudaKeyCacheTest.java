@@ -341,6 +341,54 @@ class CudaKeyCacheTest {
         }
     }
 
+    /**
+     * Per-task records in the backend's pinned buffers: a chunk whose keys are all cached signs on
+     * them, its kernel writing the signatures straight into the caller's buffer (filled with
+     * garbage first); a chunk with a task on no key object signs plain. Both as the CPU signs.
+     */
+    @Test
+    void pinnedRecordsOfCachedKeysSignIntoTheCallersBuffer() {
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        Keys keys = new Keys(p, 2, 0xCAC4E_06L);
+        SplittableRandom r = new SplittableRandom(6);
+        PrivateKeyCache[] signers = {new PrivateKeyCache(p), new PrivateKeyCache(p)};
+        for (int k = 0; k < 2; k++) {
+            for (int round = 0; round < 2 * devices(); round++) {
+                byte[] sks = spread(keys.sks, p.privateKeyBytes(), new int[] {k, k});
+                byte[] mus = random(r, 128);
+                byte[] rnds = random(r, 2 * p.rndBytes());
+                assertSame(cpuSign(p, 2, sks, mus, rnds), gpuSign(p, 2, sks, mus, rnds,
+                        new PrivateKeyCache[] {signers[k], signers[k]}), "warming key " + k);
+            }
+        }
+        int n = 12;
+        int[] keyOf = new int[n];
+        PrivateKeyCache[] caches = new PrivateKeyCache[n];
+        for (int i = 0; i < n; i++) {
+            keyOf[i] = i % 2;
+            caches[i] = signers[i % 2];
+        }
+        byte[] sks = spread(keys.sks, p.privateKeyBytes(), keyOf);
+        for (int round = 0; round < 2; round++) {
+            PrivateKeyCache[] named = caches.clone();
+            if (round == 1) {
+                named[5] = null;
+            }
+            byte[] mus = random(r, n * 64);
+            byte[] rnds = random(r, n * p.rndBytes());
+            byte[][] expected = cpuSign(p, n, sks, mus, rnds);
+            try (HostBuffer sksIn = HostBufferFixtures.filled(gpu::allocateHost, sks);
+                 HostBuffer musIn = HostBufferFixtures.filled(gpu::allocateHost, mus);
+                 HostBuffer rndsIn = HostBufferFixtures.filled(gpu::allocateHost, rnds);
+                 HostBuffer sigOut = HostBufferFixtures.filled(gpu::allocateHost, random(r, expected[0].length))) {
+                byte[] status = new byte[n];
+                gpu.run(BatchRecords.sign(p, n, sksIn, musIn, rndsIn, sigOut, status).withCaches(named));
+                assertSame(expected, new byte[][] {HostBufferFixtures.contents(sigOut), status},
+                        round == 0 ? "cached keys, pinned" : "a task on no key object, pinned");
+            }
+        }
+    }
+
     /** Every set: signing (deterministic and hedged with fixed rnd) and verification, bit-exact, cached twice over. */
     @ParameterizedTest
     @EnumSource(ParameterSet.class)
