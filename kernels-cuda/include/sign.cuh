@@ -86,15 +86,14 @@ struct SignTask {
      * The blocks of iterations for a key source: a packed key's first block draws A^ too and holds
      * FIRST iterations; a slot's holds CANDIDATES. The last block holds what is left of ITERATIONS.
      */
-    template <KeySource SRC>
+    template <int HEAD>
     struct Blocks {
-        static constexpr int HEAD = SRC == KeySource::SLOT ? CANDIDATES : FIRST;
         static constexpr int COUNT = 1 + (ITERATIONS - HEAD + CANDIDATES - 1) / CANDIDATES;
         static constexpr int TAIL = ITERATIONS - HEAD - (COUNT - 2) * CANDIDATES;
         static_assert(COUNT >= 2 && TAIL > 0 && TAIL <= CANDIDATES, "the blocks hold exactly ITERATIONS");
-        static DG_HD int base(int b) { return b == 0 ? 0 : HEAD + (b - 1) * CANDIDATES; }
-        static DG_HD int size(int b) { return b == 0 ? HEAD : b == COUNT - 1 ? TAIL : CANDIDATES; }
     };
+    using PackedBlocks = Blocks<FIRST>;
+    using SlotBlocks = Blocks<CANDIDATES>;
 
     /** A cache slot: the workspace's key part [WS_A, WS_Y), then K in a 256-byte tail. */
     static constexpr int SLOT_KEY = WS_Y;
@@ -115,27 +114,26 @@ struct SignTask {
 
     /** Signs task `task` with its packed key. */
     static DG_HD uint8_t run(int task, const Args& a, WarpShared& sh, int32_t* ws, const int32_t* zt) {
-        return sign<KeySource::PACKED>(a.sks + (size_t)task * P::SK_BYTES, a.mus + (size_t)task * CRH_BYTES,
+        return sign(KeySource::PACKED, a.sks + (size_t)task * P::SK_BYTES, a.mus + (size_t)task * CRH_BYTES,
                                        a.rnds + (size_t)task * P::RND_BYTES, a.sigs + (size_t)task * P::SIG_BYTES,
                                        sh, ws, zt);
     }
 
     /**
      * Signs mu with `key`: a packed sk (PACKED: decoded and expanded into the workspace) or a
-     * cache slot of SLOT_WORDS words (SLOT: read in place).
+     * cache slot of SLOT_WORDS words (SLOT: read in place). The source is a value, not a template
+     * parameter: both sources run one copy of the code (key_source.cuh).
      */
-    template <KeySource SRC>
-    static DG_HD uint8_t sign(const uint8_t* key, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig,
+    static DG_HD uint8_t sign(KeySource src, const uint8_t* key, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig,
                               WarpShared& sh, int32_t* ws, const int32_t* zt) {
-        constexpr bool SLOT = SRC == KeySource::SLOT;
-        using B = Blocks<SRC>;
+        const bool slot = src == KeySource::SLOT;
         const int l = (int)warp::lane();
         uint8_t* seed_bytes = reinterpret_cast<uint8_t*>(sh.seeds);
-        const uint8_t* k_bytes = SLOT ? key + SLOT_KEY * 4 : key + P::SK_KEY;
+        const uint8_t* k_bytes = slot ? key + SLOT_KEY * 4 : key + P::SK_KEY;
 
         // rho (for ExpandA) and K; mu at the head of the c~ message.
         warp::sync();
-        if (!SLOT) seed_bytes[l] = key[P::SK_RHO + l];
+        if (!slot) seed_bytes[l] = key[P::SK_RHO + l];
         seed_bytes[SEED_BYTES + CRH_BYTES + l] = k_bytes[l];
         sh.msg[l] = mu[l];
         sh.msg[32 + l] = mu[32 + l];
@@ -154,14 +152,18 @@ struct SignTask {
             seed_bytes[SEED_BYTES + l] = rnd[l];
             seed_bytes[SEED_BYTES + 32 + l] = rnd[32 + l];
         }
-        if (!SLOT && !decode_keys(key, ws, sh, zt)) return ABI_STATUS_INVALID_KEY;
-        const int32_t* keys = SLOT ? reinterpret_cast<const int32_t*>(key) : ws;
+        if (!slot && !decode_keys(key, ws, sh, zt)) return ABI_STATUS_INVALID_KEY;
+        const int32_t* keys = slot ? reinterpret_cast<const int32_t*>(key) : ws;
 
+        const int head = slot ? CANDIDATES : FIRST;
+        const int count = slot ? SlotBlocks::COUNT : PackedBlocks::COUNT;
+        const int tail = slot ? SlotBlocks::TAIL : PackedBlocks::TAIL;
         DG_NO_UNROLL
-        for (int b = 0; b < B::COUNT; ++b) {
-            draw<SRC>(b, sh, ws);
+        for (int b = 0; b < count; ++b) {
+            const int size = b == 0 ? head : b == count - 1 ? tail : CANDIDATES;
+            draw(b == 0 ? 0 : head + (b - 1) * CANDIDATES, size, !slot && b == 0, sh, ws);
             DG_NO_UNROLL
-            for (int c = 0; c < B::size(b); ++c) {
+            for (int c = 0; c < size; ++c) {
                 if (attempt(ws + WS_Y + c * P::L * N, staged(ws), sh, keys, ws, zt)) {
                     copy_out(staged(ws), sig);
                     return ABI_STATUS_OK;
@@ -233,14 +235,10 @@ struct SignTask {
     /** The staged signature in a workspace slice. */
     static DG_HD uint8_t* staged(int32_t* slice) { return reinterpret_cast<uint8_t*>(slice + WS_SIG); }
 
-    /** Draws y for block b of the task whose seeds are in sh (and A^ into ws with block 0 of a packed key). */
-    template <KeySource SRC>
-    static DG_HD void draw(int b, WarpShared& sh, int32_t* ws) {
-        using B = Blocks<SRC>;
-        const bool with_a = SRC == KeySource::PACKED && b == 0;
+    /** Draws y for the `size` iterations from kappa `base` on (and A^ into ws when with_a). */
+    static DG_HD void draw(int base, int size, bool with_a, WarpShared& sh, int32_t* ws) {
         warp::sync();  // the last iteration's reads of y^ in the staging rows come first
-        run_lane_streams<P>(SignStreams<P>{with_a ? ws + WS_A : nullptr, ws + WS_Y, B::base(b), B::size(b)}, sh.seeds,
-                            sh.stage);
+        run_lane_streams<P>(SignStreams<P>{with_a ? ws + WS_A : nullptr, ws + WS_Y, base, size}, sh.seeds, sh.stage);
     }
 
     /** Where y^ lives: the staging rows when it fits there, else the workspace. */
