@@ -81,8 +81,7 @@ struct KeyedSignTask {
         const uint8_t* mu = a.mus + (size_t)task * CRH_BYTES;
         const uint8_t* rnd = a.rnds + (size_t)task * P::RND_BYTES;
         uint8_t* sig = a.sigs + (size_t)task * P::SIG_BYTES;
-        // One call for both sources: two inlined instances doubled the kernel's code, and a launch
-        // that mixes them ran both copies at once, beyond the instruction cache.
+        // One call for both sources, so one copy of the code (key_source.cuh).
         const uint8_t* key =
             k < 0 ? a.sks + uncached_record(k) * P::SK_BYTES : a.slots + (size_t)k * ExpandSkTask<P>::SLOT_BYTES;
         return SignTask<P>::sign(k < 0 ? KeySource::PACKED : KeySource::SLOT, key, mu, rnd, sig, sh, ws, zt);

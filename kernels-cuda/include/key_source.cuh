@@ -3,10 +3,10 @@
  * task decodes and expands into its workspace, or a slot of the device key cache (batch_abi.h),
  * which holds that expanded form and is read in place.
  *
- * Signing takes it as a template parameter: its blocks of iterations are shaped at compile time
- * (a packed key's first block also draws A^), and sign_keyed_ compiled one instance per source
- * without spills where a run-time choice spilled. Verification takes it as a value: its one
- * difference is which loads it makes, and a second instance in verify_keyed_ spilled instead.
+ * Both take it as a value: signing's one difference is which loads it makes and whether its first
+ * block of iterations draws A^ too. A template instance per source doubled sign_keyed_'s code, and
+ * a launch that mixed cached and uncached tasks ran both copies at once (twice the instructions to
+ * cache) and ran slower than sign_ on the same tasks; verification's second instance spilled.
  */
 #ifndef DILITHIUMGPU_KEY_SOURCE_CUH
 #define DILITHIUMGPU_KEY_SOURCE_CUH
