@@ -18,6 +18,11 @@ import java.lang.invoke.VarHandle;
  * at once and rises by 1/128 per sample. Waiting for a core, a collection or a cold cache only ever
  * adds to a call's time, so the floor of two engines that run the same algorithm compares their
  * work where their averages, on a busy host, mostly compare their luck.
+ *
+ * <p>It keeps the last sample too, for a route the calls do not take: where that sample says the
+ * route would win, the router probes it again at once ({@link #claimProbe}), one call at a time,
+ * rather than once per refresh interval, so that an average measured while the route's code was
+ * cold or its cores busy is corrected within a few calls, not dozens of refreshes.
  */
 final class Estimate {
     /** Samples that count as the warm-up. */
@@ -27,10 +32,12 @@ final class Estimate {
     /** Samples closer together than this are skipped, so that a busy route's callers do not all write here. */
     private static final long MIN_GAP_NANOS = 20_000;
     private static final VarHandle OBSERVED_AT;
+    private static final VarHandle PROBED_AT;
 
     static {
         try {
             OBSERVED_AT = MethodHandles.lookup().findVarHandle(Estimate.class, "observedAt", long.class);
+            PROBED_AT = MethodHandles.lookup().findVarHandle(Estimate.class, "probedAt", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -41,6 +48,9 @@ final class Estimate {
     /** When the last sample came, or a refresh was claimed. */
     private volatile long observedAt;
     private volatile int samples;
+    private volatile long last;
+    /** When the probe now running was claimed, or 0 when none runs. */
+    private volatile long probedAt;
 
     /** The estimate, or {@link RouteChoice#UNKNOWN}. */
     long nanos() {
@@ -50,6 +60,11 @@ final class Estimate {
     /** The floor of the times ({@link RouteChoice#UNKNOWN} before the first sample). */
     long floor() {
         return floor;
+    }
+
+    /** The last sample ({@link RouteChoice#UNKNOWN} before the first). */
+    long last() {
+        return last;
     }
 
     /** Whether the estimate is still warming up: every call that can take the route should. */
@@ -69,13 +84,31 @@ final class Estimate {
         return now - seen > refreshNanos && OBSERVED_AT.compareAndSet(this, seen, now);
     }
 
+    /** Makes the next {@link #claim} with {@code refreshNanos} at {@code now} or later take a refresh. */
+    void expire(long now, long refreshNanos) {
+        observedAt = now - refreshNanos - 1;
+    }
+
+    /**
+     * Whether this caller should take the route as a probe: one caller at a time, until its sample
+     * comes (or, if none comes, for {@code timeoutNanos}).
+     */
+    boolean claimProbe(long now, long timeoutNanos) {
+        long p = probedAt;
+        return (p == 0 || now - p > timeoutNanos) && PROBED_AT.compareAndSet(this, p, now == 0 ? 1 : now);
+    }
+
     /** Adds a call's time, ended at {@code now}. */
     void add(long sample, long now) {
+        if (probedAt != 0) {
+            probedAt = 0;
+        }
         int n = samples;
         if (n >= WARM_SAMPLES && now - observedAt < MIN_GAP_NANOS) {
             return;
         }
         long s = Math.max(1, sample);
+        last = s;
         long old = nanos;
         nanos = n == 0 ? s : n < 1 << SHIFT ? old + (s - old) / (n + 1) : old + ((s - old) >> SHIFT);
         long f = floor;

@@ -72,7 +72,7 @@ public final class Router implements RouterMXBean {
     private final LongAdder batchCount = new LongAdder();
     private final LongAdder jdkCount = new LongAdder();
     private final LongAdder endedCount = new LongAdder();
-    /** Threads that called since the sampling interval began (each counted once, see {@link #callers}). */
+    /** Threads that ran a direct call since the sampling interval began (each counted once, see {@link #countCaller}). */
     private final LongAdder callersNow = new LongAdder();
     /** The sampling interval a thread last counted itself in, per thread. */
     private final ThreadLocal<int[]> lastInterval = ThreadLocal.withInitial(() -> new int[] {-1});
@@ -164,9 +164,27 @@ public final class Router implements RouterMXBean {
             return Route.BATCH;
         }
         LoadedRoundTrip l = loaded(op, p);
-        Route r = RouteChoice.choose(true, e[CORE].nanos(), batchCost(e[BATCH], l, now), inFlight, cores);
+        long batch = batchCost(e[BATCH], l, now);
+        Route r = RouteChoice.choose(true, e[CORE].nanos(), batch, inFlight, cores);
         l.chose(r == Route.BATCH);
+        if (r == Route.BATCH && running < cores && probes(e[CORE], batch, now)) {
+            return Route.DIRECT;
+        }
         return r;
+    }
+
+    /**
+     * Whether a direct engine the rule passed over should take this call as a probe: its last
+     * sample says it would win against the batch route's {@code batchNanos} at this load, though
+     * its average says not (measured while its code was cold or the cores were busy). One call at a
+     * time; each probe's time goes into the average and becomes the last sample, so the probes go
+     * on only while they keep winning.
+     */
+    private boolean probes(Estimate direct, long batchNanos, long now) {
+        long last = direct.last();
+        return last != RouteChoice.UNKNOWN
+                && RouteChoice.choose(true, last, batchNanos, inFlight, cores) == Route.DIRECT
+                && direct.claimProbe(now, REFRESH_NANOS);
     }
 
     /**
@@ -191,7 +209,8 @@ public final class Router implements RouterMXBean {
             long direct = fastest(e[CORE].nanos(), e[JDK].nanos());
             long batch = batchCost(e[BATCH], loaded(Operation.SIGN, p), now);
             if (RouteChoice.choose(true, direct, batch, inFlight, cores) != Route.DIRECT) {
-                return false;
+                // route() probes the core; the JDK's engine is probed here, the only place it can be
+                return directRunning.get() < cores && probes(e[JDK], batch, now);
             }
         }
         if (e[JDK].claim(now, REFRESH_NANOS)) {
@@ -202,6 +221,13 @@ public final class Router implements RouterMXBean {
         }
         boolean jdk = RouteChoice.preferJdk(e[CORE].nanos(), e[JDK].nanos(), jdkInUse[p.ordinal()]);
         jdkInUse[p.ordinal()] = jdk;
+        // The JDK's engine passed over is probed while its last signature says it would win (see
+        // probes()). Not the core: a call that leaves here goes on to route(), which weighs the
+        // core against the batch route and probes it there.
+        if (!jdk && RouteChoice.preferJdk(e[CORE].nanos(), e[JDK].last(), false)
+                && e[JDK].claimProbe(now, REFRESH_NANOS)) {
+            return true;
+        }
         return jdk;
     }
 
@@ -213,14 +239,15 @@ public final class Router implements RouterMXBean {
      * platform thread is time-sliced by the OS and does not yield.
      */
     public long started(Route route) {
-        countCaller();
         switch (route) {
             case DIRECT:
+                countCaller();
                 directCount.increment();
                 yieldIfVirtual();
                 directRunning.incrementAndGet();
                 break;
             case JDK:
+                countCaller();
                 jdkCount.increment();
                 yieldIfVirtual();
                 directRunning.incrementAndGet();
@@ -300,9 +327,11 @@ public final class Router implements RouterMXBean {
     }
 
     /**
-     * Counts the calling thread once per sampling interval. The callers of an interval stand for
-     * the calls that want a core: virtual threads that run direct calls back to back keep their
-     * carriers, so the calls in flight alone would never show the threads queued behind them.
+     * Counts the thread of a direct call once per sampling interval. The callers of an interval
+     * stand for the calls that want a core: virtual threads that run direct calls back to back keep
+     * their carriers, so the calls in flight alone would never show the threads queued behind them.
+     * A batched call's thread waits in flight and is counted there; counted here too, the callers
+     * of a batching load would stay in the count for an interval after they are gone.
      */
     private void countCaller() {
         int[] last = lastInterval.get();
@@ -324,7 +353,26 @@ public final class Router implements RouterMXBean {
             long started = directCount.sum() + batchCount.sum() + jdkCount.sum();
             long callers = callersNow.sumThenReset();
             interval++;
-            inFlight = (int) Math.max(0, Math.min(Integer.MAX_VALUE, Math.max(callers, started - ended)));
+            int was = inFlight;
+            int n = (int) Math.max(0, Math.min(Integer.MAX_VALUE, Math.max(callers, started - ended)));
+            inFlight = n;
+            if (was > cores && n <= cores) {
+                expireDirect(now);
+            }
+        }
+    }
+
+    /**
+     * The load has fallen within the cores: the direct engines' times, measured while the cores were
+     * full (or while the batch route took the calls, and their code stayed cold), are measured
+     * again by the next call rather than after their refresh interval.
+     */
+    private void expireDirect(long now) {
+        for (Estimate[][] byOp : estimates) {
+            for (Estimate[] bySet : byOp) {
+                bySet[CORE].expire(now, REFRESH_NANOS);
+                bySet[JDK].expire(now, REFRESH_NANOS);
+            }
         }
     }
 

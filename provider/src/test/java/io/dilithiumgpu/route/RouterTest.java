@@ -89,6 +89,27 @@ class RouterTest {
     }
 
     @Test
+    void aDirectEngineMeasuredSlowIsProbedOneCallAtATimeWhileItsCallsWin() {
+        Router r = router(true);
+        for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
+            verify(r, 1_000 * MICROS, 550 * MICROS);  // direct measured while its code was cold
+        }
+        now += (Router.REFRESH_MILLIS + 1) * 1_000_000;
+        assertEquals(Route.DIRECT, verify(r, 250 * MICROS, 550 * MICROS), "the direct estimate's refresh");
+        assertEquals(Route.BATCH, verify(r, 250 * MICROS, 550 * MICROS), "the batch estimate's refresh");
+        assertTrue(r.getEstimateNanos().get("ML-DSA-44 verify direct") > 550 * MICROS);
+        assertEquals(Route.DIRECT, r.route(Operation.VERIFY, P), "its last call won: a probe");
+        long probe = r.started(Route.DIRECT);
+        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P), "one probe at a time");
+        now += 250 * MICROS;
+        r.ended(Operation.VERIFY, P, Route.DIRECT, probe);
+        for (int i = 0; i < 100; i++) {
+            assertEquals(Route.DIRECT, verify(r, 250 * MICROS, 550 * MICROS), "call " + i);
+        }
+        assertTrue(r.getEstimateNanos().get("ML-DSA-44 verify direct") < 300 * MICROS);
+    }
+
+    @Test
     void whenTheGpuRoundTripIsShorterCallsGoToTheBatcher() {
         Router r = router(true);
         for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
@@ -250,24 +271,41 @@ class RouterTest {
 
     @Test
     @Timeout(60)
-    void everyThreadThatCalledInAnIntervalCountsAsACallerInFlight() throws InterruptedException {
+    void everyThreadThatCalledDirectInAnIntervalCountsAsACallerInFlight() throws InterruptedException {
         Router r = router(true);
-        // 40 threads, one call each and none at once: what a core's queue of virtual threads that
-        // never block looks like from the router, which sees only the calls on the carriers
+        // 40 threads, one direct call each and none at once: what a core's queue of virtual threads
+        // that never block looks like from the router, which sees only the calls on the carriers
+        for (int i = 0; i < 40; i++) {
+            Thread t = new Thread(() -> call(r, Operation.VERIFY, Route.DIRECT, 60 * MICROS));
+            t.start();
+            t.join();
+        }
+        call(r, Operation.VERIFY, Route.DIRECT, 60 * MICROS);
+        call(r, Operation.VERIFY, Route.DIRECT, 60 * MICROS);  // this thread counts once
+        now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
+        r.route(Operation.VERIFY, P);
+        assertEquals(41, r.getInFlight());
+        now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
+        call(r, Operation.VERIFY, Route.DIRECT, 60 * MICROS);
+        r.route(Operation.VERIFY, P);
+        assertEquals(1, r.getInFlight(), "the next interval counts its own callers");
+    }
+
+    @Test
+    @Timeout(60)
+    void batchedCallersCountWhileInFlightAndNotAfter() throws InterruptedException {
+        Router r = router(true);
+        // 40 threads, one batched call each, all ended: a batching load that has just stopped
         for (int i = 0; i < 40; i++) {
             Thread t = new Thread(() -> call(r, Operation.VERIFY, Route.BATCH, 300 * MICROS));
             t.start();
             t.join();
         }
-        call(r, Operation.VERIFY, Route.BATCH, 300 * MICROS);
-        call(r, Operation.VERIFY, Route.BATCH, 300 * MICROS);  // this thread counts once
+        long started = r.started(Route.BATCH);
         now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
         r.route(Operation.VERIFY, P);
-        assertEquals(41, r.getInFlight());
-        now += (Router.SAMPLE_MILLIS + 1) * 1_000_000;
-        call(r, Operation.VERIFY, Route.BATCH, 300 * MICROS);
-        r.route(Operation.VERIFY, P);
-        assertEquals(1, r.getInFlight(), "the next interval counts its own callers");
+        assertEquals(1, r.getInFlight(), "the call in flight, not the callers gone");
+        r.ended(Operation.VERIFY, P, Route.BATCH, started);
     }
 
     @Test

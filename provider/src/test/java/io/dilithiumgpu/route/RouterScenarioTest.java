@@ -1,0 +1,149 @@
+package io.dilithiumgpu.route;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.core.ParameterSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.PriorityQueue;
+
+/**
+ * The router through the levels of a {@code jca} run, replayed on a fake clock: a warm-up pass of
+ * 64 callers that batch, then closed loops of 1, 4 and 16 callers where a call costs less direct
+ * than batched. Each caller is a stream of events on one thread (the calls in flight are the
+ * router's started and ended calls); at the end of the warm-up 64 threads call once each, as the
+ * warm-up's virtual threads do in the router's last sampling interval. Counts, no timing.
+ */
+class RouterScenarioTest {
+    private static final long MICROS = 1_000;
+    private static final long MILLIS = 1_000_000;
+    private static final ParameterSet P = ParameterSet.ML_DSA_44;
+    private static final int CORES = 16;
+
+    private long now = 1_000_000_000L;
+
+    /** The time of a call on each route at one level (the JDK's engine: 0 where it does not sign). */
+    private record Costs(long core, long jdk, long batch) {}
+
+    /**
+     * What one level routed: its calls, those that batched, and those that batched once the router
+     * had sampled the calls in flight of the level (after {@link Router#SAMPLE_MILLIS}).
+     */
+    private record Level(int callers, int calls, int batched, int late) {
+        @Override
+        public String toString() {
+            return callers + " callers: " + batched + " of " + calls + " calls batched, " + late + " after the first "
+                    + Router.SAMPLE_MILLIS + " ms";
+        }
+    }
+
+    /** An event: a caller's call ends at {@code at}. */
+    private record End(long at, Route route, long started) {}
+
+    /** Routes one signature as the provider's Signature does: the JDK first, where it signs, then the rule. */
+    private Route decide(Router r, boolean jdk) {
+        return jdk && r.toJdk(P) ? Route.JDK : r.route(Operation.SIGN, P);
+    }
+
+    private static long cost(Costs c, Route route) {
+        return route == Route.BATCH ? c.batch : route == Route.JDK ? c.jdk : c.core;
+    }
+
+    /**
+     * {@code callers} closed-loop callers for {@code nanos}: each routes a call, runs it for its
+     * route's cost, and calls again when it ends. Direct calls beyond the cores share them.
+     */
+    private Level level(Router r, boolean jdk, int callers, long nanos, Costs c) {
+        long end = now + nanos;
+        PriorityQueue<End> ends = new PriorityQueue<>((a, b) -> Long.compare(a.at, b.at));
+        int calls = 0;
+        int batched = 0;
+        int direct = 0;
+        int late = 0;
+        long settled = now + Router.SAMPLE_MILLIS * MILLIS;
+        for (int i = 0; i < callers; i++) {
+            Route route = decide(r, jdk);
+            direct += route == Route.BATCH ? 0 : 1;
+            long took = cost(c, route) * Math.max(1, (direct + CORES - 1) / CORES);
+            ends.add(new End(now + took, route, r.started(route)));
+            calls++;
+            batched += route == Route.BATCH ? 1 : 0;
+        }
+        while (!ends.isEmpty()) {
+            End e = ends.poll();
+            now = Math.max(now, e.at);
+            r.ended(Operation.SIGN, P, e.route, e.started);
+            direct -= e.route == Route.BATCH ? 0 : 1;
+            if (now >= end) {
+                continue;
+            }
+            Route route = decide(r, jdk);
+            direct += route == Route.BATCH ? 0 : 1;
+            long took = cost(c, route) * Math.max(1, (direct + CORES - 1) / CORES);
+            ends.add(new End(now + took, route, r.started(route)));
+            calls++;
+            batched += route == Route.BATCH ? 1 : 0;
+            late += route == Route.BATCH && now >= settled ? 1 : 0;
+        }
+        return new Level(callers, calls, batched, late);
+    }
+
+    /** The last sampling interval of the warm-up: 64 threads call once each. */
+    private void warmUpCallersCallOnce(Router r, long batchNanos) throws InterruptedException {
+        for (int i = 0; i < 64; i++) {
+            Thread t = new Thread(() -> {
+                long started = r.started(Route.BATCH);
+                r.ended(Operation.SIGN, P, Route.BATCH, started - batchNanos);
+            });
+            t.start();
+            t.join();
+        }
+    }
+
+    /**
+     * The run: a 64-caller warm-up pass of 2 s, where direct calls measure {@code coldFactor} times
+     * their later cost (code not compiled yet, cores busy), then 1 s at 1, 4 and 16 callers.
+     */
+    private Level[] run(boolean jdk, Costs later, long coldFactor) throws InterruptedException {
+        Router r = new Router(() -> true, () -> now, CORES);
+        Costs warmUp = new Costs(later.core * coldFactor, later.jdk * coldFactor, 460 * MICROS);
+        level(r, jdk, 64, 2_000 * MILLIS, warmUp);
+        warmUpCallersCallOnce(r, warmUp.batch);
+        Level[] levels = new Level[3];
+        int[] callers = {1, 4, 16};
+        for (int i = 0; i < callers.length; i++) {
+            levels[i] = level(r, jdk, callers[i], 1_000 * MILLIS, later);
+        }
+        return levels;
+    }
+
+    /**
+     * Once the router has sampled the level's calls in flight, only the batch route's refreshes
+     * batch (one per refresh interval), and the callers make at least 90 % of the calls they would
+     * make on the cheapest direct engine alone.
+     */
+    private static void assertOnlyRefreshesBatch(Level[] levels, long cheapestNanos) {
+        for (Level l : levels) {
+            assertTrue(l.late <= 1_000 / Router.REFRESH_MILLIS + 1, l.toString());
+            assertTrue(l.calls >= 0.9 * l.callers * 1_000 * MILLIS / cheapestNanos, l.toString());
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void afterTheBatchingWarmUpTheCoreTakesTheFewCallersCalls() throws InterruptedException {
+        Costs c = new Costs(250 * MICROS, 0, 550 * MICROS);
+        assertOnlyRefreshesBatch(run(false, c, 1), c.core);
+        assertOnlyRefreshesBatch(run(false, c, 5), c.core);
+    }
+
+    @Test
+    @Timeout(60)
+    void afterTheBatchingWarmUpTheJdkTakesTheFewCallersSignatures() throws InterruptedException {
+        Costs c = new Costs(320 * MICROS, 210 * MICROS, 550 * MICROS);
+        assertOnlyRefreshesBatch(run(true, c, 1), c.jdk);
+        assertOnlyRefreshesBatch(run(true, c, 5), c.jdk);
+    }
+}
