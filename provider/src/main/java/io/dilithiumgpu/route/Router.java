@@ -30,8 +30,10 @@ import javax.management.ObjectName;
  * <p>An estimate needs calls to stay current: each route a call could take is tried by every call
  * until {@link Estimate#WARM_SAMPLES} calls have measured it (direct calls only while a core is
  * free for them), and afterwards by one call whenever it has gone {@value #REFRESH_MILLIS} ms
- * without one. The calls in flight are sampled every {@value #SAMPLE_MILLIS} ms by one caller. With the CPU backend every call runs
- * direct and nothing is sampled.
+ * without one; a direct engine passed over is probed at once, one call at a time, while its last
+ * call says it would win ({@link Estimate#claimProbe}), and measured again by the next call when the
+ * calls in flight fall within the cores. The calls in flight are sampled every {@value #SAMPLE_MILLIS}
+ * ms by one caller. With the CPU backend every call runs direct and nothing is sampled.
  *
  * <p>Use: {@link #route} (or {@link #toJdk}) decides, {@link #started} and {@link #ended} bracket the
  * call. Thread-safe; a call costs a few volatile reads, a counter increment and two clock reads.
