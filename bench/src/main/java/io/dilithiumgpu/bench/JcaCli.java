@@ -305,8 +305,8 @@ public final class JcaCli extends Subcommand {
             System.err.printf(Locale.ROOT, "[jca] %s %s %s %s, %d callers: %,.0f ops/s; round trip %.0f µs, %.0f µs"
                             + " of it in the call; %s%s; %s; %s%n", c.label, p, ThroughputCli.opName(op), style.label,
                     levels.get(i), rates[i], levels.get(i) * 1e6 / rates[i], inCall,
-                    before == null ? "" : RouteShare.snapshot().since(routesBefore) + "; "
-                            + Anatomy.snapshot().since(before) + "; ", r.cpu(), r.allocated(), r.gc());
+                    before == null ? "" : RouteShare.snapshot().since(routesBefore) + "; " + RouteEstimates.of(p, op)
+                            + "; " + Anatomy.snapshot().since(before) + "; ", r.cpu(), r.allocated(), r.gc());
         }
         double peak = 0;
         for (double r : rates) {
