@@ -25,9 +25,8 @@ import java.util.Map;
  * into their slots ({@code expand_*}, waited for: an invalid private key leaves its slot and its
  * tasks run uncached, where the kernel reports {@code INVALID_KEY} for them as {@code sign_*}
  * does), then one {@code sign_keyed_*} / {@code verify_keyed_*} launch whose {@code keyOf} points
- * each task at its slot or at one packed record of the uncached keys, only those uploaded. A
- * signing chunk of per-task records with an uncached task runs as a plain chunk after the
- * expansions ({@link #signsPlain}).
+ * each task at its slot or at one packed record of the uncached keys, only those uploaded, mixed
+ * or not.
  *
  * <p>Records: heap records go through the slot's pinned block, packed in an order that puts each
  * key's tasks side by side ({@link KeyGroups#launchOrder}), so that the slot they read stays in
@@ -116,28 +115,12 @@ final class KeyedRun {
             run.expand();
             run.order = c.pinned == null && !run.oneKey ? run.groups.launchOrder() : null;
             run.tasks = run.groups.keyOf(run.slotOfGroup(), run.order);
-            if (signsPlain(c.op, run.oneKey, run.tasks)) {
-                // The expansions stand (later chunks hit); this chunk signs as it would without a cache.
-                run.cleanUp(null);
-                return null;
-            }
             run.launch();
             return run;
         } catch (RuntimeException | Error e) {
             run.cleanUp(e);
             throw e;
         }
-    }
-
-    /**
-     * Whether a chunk laid out as {@code tasks} runs as a plain chunk instead: a signing chunk of
-     * per-task records with any task on an uncached key, since {@code sign_keyed_*} signs such
-     * mixed launches slower than {@code sign_*} signs the whole chunk, while a launch whose tasks
-     * all read slots is faster. A one-key chunk never does (its tasks have no key records of their
-     * own); verification stays keyed, mixed or not.
-     */
-    static boolean signsPlain(Operation op, boolean oneKey, KeyedTasks tasks) {
-        return op == Operation.SIGN && !oneKey && tasks.uncachedRecords() > 0;
     }
 
     /**
