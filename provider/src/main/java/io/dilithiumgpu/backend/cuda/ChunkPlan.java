@@ -10,7 +10,8 @@ import java.util.Arrays;
  * that run them wait. A pure function of the call and the backend's state ({@link #of}); the
  * slots and their strategy classes only carry it out.
  *
- * @param bounds     the start of each chunk, followed by n ({@link #bounds(int, int, int, int)})
+ * @param bounds     the start of each chunk, followed by n ({@link #bounds(int, int, int, int, boolean)}):
+ *                   a verification's last chunk on each device half the size of the others
  * @param devices    the device of each chunk (its index in the {@link DeviceSet}): a call of
  *                   several chunks is dealt to as many devices as it has chunks, all of them at
  *                   most, in equal shares of tasks, each share cut into chunks for its device's
@@ -79,14 +80,15 @@ record ChunkPlan(int[] bounds, int[] devices, Transfer transfer, boolean tellsEa
      * @throws IllegalArgumentException when n &lt; 1
      */
     static ChunkPlan of(int n, Operation op, boolean pinned, boolean listener, CudaConfig config, DeviceLoads loads) {
-        int wanted = bounds(n, config.slotTasks(), loads.totalSlots(), config.minChunkTasks()).length - 1;
+        boolean shortTail = op == Operation.VERIFY;
+        int wanted = bounds(n, config.slotTasks(), loads.totalSlots(), config.minChunkTasks(), shortTail).length - 1;
         int[] chosen = loads.leastLoaded(Math.min(wanted, loads.devices()));
         int[][] shares = new int[chosen.length][];
         int chunks = 0;
         for (int k = 0; k < chosen.length; k++) {
             int from = HostCopier.bound(n, chosen.length, k);
             shares[k] = bounds(HostCopier.bound(n, chosen.length, k + 1) - from, config.slotTasks(),
-                    loads.slots(chosen[k]), config.minChunkTasks());
+                    loads.slots(chosen[k]), config.minChunkTasks(), shortTail);
             for (int i = 0; i < shares[k].length; i++) {
                 shares[k][i] += from;
             }
@@ -113,20 +115,35 @@ record ChunkPlan(int[] bounds, int[] devices, Transfer transfer, boolean tellsEa
      * as many as {@code slots} when each keeps at least {@code minChunkTasks} tasks, so that a
      * batch that fills several slots spreads over them.
      *
+     * <p>With {@code shortTail}, a cut of several chunks gives the last one half the tasks of the
+     * others (which share its other half), where the others still fit {@code slotTasks}; the
+     * count of chunks is the same. Why: a verification is bound by its uploads, which run one
+     * chunk after another on the device's {@link UploadLane} while the kernels keep up, so the
+     * call ends one chunk's kernel and download after its last upload; a smaller last chunk
+     * shortens that drain, and moves the same bytes.
+     *
      * @return the start of each chunk, followed by {@code n}
      */
-    static int[] bounds(int n, int slotTasks, int slots, int minChunkTasks) {
+    static int[] bounds(int n, int slotTasks, int slots, int minChunkTasks, boolean shortTail) {
         if (n < 1) {
             throw new IllegalArgumentException("no tasks to cut");
         }
         int bySize = (int) ((n + (long) slotTasks - 1) / slotTasks);
         int bySpread = Math.min(slots, n / minChunkTasks);
         int chunks = Math.max(1, Math.max(bySize, bySpread));
+        // In halves: each chunk but the last takes two, the last one.
+        long halves = 2L * chunks - 1;
+        boolean tail = shortTail && chunks > 1 && (2L * n + halves - 1) / halves <= slotTasks;
         int[] bounds = new int[chunks + 1];
         for (int i = 0; i <= chunks; i++) {
-            bounds[i] = HostCopier.bound(n, chunks, i);
+            bounds[i] = tail && i < chunks ? (int) (2L * n * i / halves) : HostCopier.bound(n, chunks, i);
         }
         return bounds;
+    }
+
+    /** {@link #bounds(int, int, int, int, boolean)} in equal chunks. */
+    static int[] bounds(int n, int slotTasks, int slots, int minChunkTasks) {
+        return bounds(n, slotTasks, slots, minChunkTasks, false);
     }
 
     @Override

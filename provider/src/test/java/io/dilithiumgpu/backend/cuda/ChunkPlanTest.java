@@ -3,6 +3,8 @@ package io.dilithiumgpu.backend.cuda;
 import io.dilithiumgpu.backend.Operation;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -39,9 +41,51 @@ class ChunkPlanTest {
                         max = Math.max(max, size);
                     }
                     assertTrue(max - min <= 1, "unbalanced chunks for n = " + n);
+                    int[] t = ChunkPlan.bounds(n, slotTasks, slots, 16, true);
+                    assertEquals(b.length, t.length, "a short tail keeps the count of chunks");
+                    assertEquals(n, t[t.length - 1]);
+                    assertTrue(t.length == 2 || isShortTail(t, slotTasks) || Arrays.equals(b, t),
+                            n + "/" + slotTasks + "/" + slots + ": " + Arrays.toString(t));
                 }
             }
         }
+    }
+
+    /**
+     * Whether chunks {@code b} are balanced but for a last chunk of half the others' tasks (twice
+     * it is within [0, 2] of each other chunk), all of them within {@code slotTasks}.
+     */
+    private static boolean isShortTail(int[] b, int slotTasks) {
+        int chunks = b.length - 1;
+        int last = b[chunks] - b[chunks - 1];
+        int min = Integer.MAX_VALUE;
+        int max = 0;
+        for (int i = 0; i < chunks - 1; i++) {
+            int size = b[i + 1] - b[i];
+            if (size > slotTasks || 2 * last - size < 0 || 2 * last - size > 2) {
+                return false;
+            }
+            min = Math.min(min, size);
+            max = Math.max(max, size);
+        }
+        return b[0] == 0 && last >= 1 && max - min <= 1;
+    }
+
+    @Test
+    void aVerificationsLastChunkIsHalfTheOthers() {
+        ChunkPlan verify = ChunkPlan.of(10_000, Operation.VERIFY, true, false, DEFAULTS, DeviceLoads.idle(32));
+        ChunkPlan sign = ChunkPlan.of(10_000, Operation.SIGN, true, false, DEFAULTS, DeviceLoads.idle(32));
+        assertArrayEquals(new int[] {0, 1176, 2352, 3529, 4705, 5882, 7058, 8235, 9411, 10_000}, verify.bounds());
+        assertTrue(isShortTail(verify.bounds(), DEFAULTS.slotTasks()));
+        assertEquals(9, sign.chunks());
+        for (int c = 0; c < sign.chunks(); c++) {
+            assertTrue(sign.count(c) == 1_111 || sign.count(c) == 1_112, "signing keeps equal chunks: " + sign);
+        }
+        assertArrayEquals(new int[] {0, 1_000}, ChunkPlan.of(1_000, Operation.VERIFY, true, false, DEFAULTS,
+                DeviceLoads.idle(32)).bounds(), "one chunk: no tail");
+        // 4 slots, chunks of 2,048 at most: 3 of 2,341 would not fit the slots, so the chunks stay equal.
+        assertArrayEquals(ChunkPlan.bounds(8_192, 2_048, 4, 1_024), ChunkPlan.bounds(8_192, 2_048, 4, 1_024, true));
+        assertTrue(isShortTail(ChunkPlan.bounds(7_000, 2_048, 32, 1_024, true), 2_048));
     }
 
     @Test
