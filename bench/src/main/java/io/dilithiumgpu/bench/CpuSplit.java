@@ -47,8 +47,13 @@ final class CpuSplit implements AutoCloseable {
         /** Random numbers: nonces, key generation seeds. */
         RANDOM("random", c -> c.contains("SecureRandom") || c.contains("DRBG") || c.contains(".prng.")
                 || c.contains("NonceGenerator")),
-        /** Transcript hash, HKDF and HMAC. */
-        HASHING("hash/hkdf", c -> c.startsWith("org.bouncycastle.crypto.digests.")
+        /**
+         * Transcript hash, HKDF and HMAC. The JCA entry points count too: on JDK 25 a sample taken while
+         * an intrinsic digest runs is placed at the nearest Java frame, the compiled caller of
+         * {@code MessageDigest} or {@code Mac} with the digest's own frames inlined away.
+         */
+        HASHING("hash/hkdf", c -> c.startsWith("java.security.MessageDigest") || c.startsWith("javax.crypto.Mac")
+                || c.startsWith("org.bouncycastle.crypto.digests.")
                 || c.startsWith("org.bouncycastle.crypto.macs.") || c.startsWith("sun.security.provider.SHA")
                 || c.startsWith("sun.security.provider.DigestBase") || c.startsWith("com.sun.crypto.provider.Hmac")
                 || c.contains(".JceTlsSecret") || c.contains(".DeferredHash") || c.contains(".JcaTlsHash")
