@@ -3,7 +3,8 @@ package io.dilithiumgpu.route;
 /**
  * The batch route's round trip while it carries the calls, for one operation and set: the average
  * of the batched calls that ended while the rule sent calls to the batcher (not the lone refreshes
- * taken while the calls ran direct), with the calls in flight when it was last measured. It tells
+ * taken while the calls ran direct, nor the calls that ran while direct calls filled the cores:
+ * {@code Router.carried}), with the calls in flight when it was last measured. It tells
  * the rule what the batcher costs at that load, which neither the floor of the route's round trips
  * (a small batch on idle cores) nor their plain average (mostly refreshes that waited for a core
  * among the direct calls) does.

@@ -83,6 +83,12 @@ public final class Router implements RouterMXBean {
     private final AtomicLong sampledAt;
     /** Routed calls in flight over every route, as last sampled. */
     private volatile int inFlight;
+    /**
+     * When a direct call last started or ended with the cores full of direct calls: a batched call
+     * that ran across that time waited for a core behind them, and its round trip says nothing of
+     * the batch route carrying the calls ({@link #ended(Operation, ParameterSet, Route, long, long)}).
+     */
+    private volatile long saturatedAt;
 
     /**
      * @param batchOnGpu whether the batcher's backend is a GPU; asked once, when a call first needs it
@@ -108,6 +114,7 @@ public final class Router implements RouterMXBean {
             }
         }
         this.sampledAt = new AtomicLong(clock.getAsLong());
+        this.saturatedAt = sampledAt.get();
     }
 
     /**
@@ -241,24 +248,19 @@ public final class Router implements RouterMXBean {
      * platform thread is time-sliced by the OS and does not yield.
      */
     public long started(Route route) {
-        switch (route) {
-            case DIRECT:
-                countCaller();
-                directCount.increment();
-                yieldIfVirtual();
-                directRunning.incrementAndGet();
-                break;
-            case JDK:
-                countCaller();
-                jdkCount.increment();
-                yieldIfVirtual();
-                directRunning.incrementAndGet();
-                break;
-            default:
-                batchCount.increment();
-                break;
+        if (route == Route.BATCH) {
+            batchCount.increment();
+            return clock.getAsLong();
         }
-        return clock.getAsLong();
+        countCaller();
+        (route == Route.JDK ? jdkCount : directCount).increment();
+        yieldIfVirtual();
+        int running = directRunning.incrementAndGet();
+        long now = clock.getAsLong();
+        if (running >= cores) {
+            saturatedAt = now;
+        }
+        return now;
     }
 
     /**
@@ -293,6 +295,9 @@ public final class Router implements RouterMXBean {
         endedCount.increment();
         if (route != Route.BATCH) {
             int running = directRunning.getAndDecrement();
+            if (running >= cores) {
+                saturatedAt = now;
+            }
             // Platform threads beyond the cores share them: the estimate is a call's time on a core
             // of its own (a virtual thread keeps its carrier until the call ends).
             if (running > cores) {
@@ -302,10 +307,21 @@ public final class Router implements RouterMXBean {
         estimates(op, p)[route == Route.DIRECT ? CORE : route == Route.JDK ? JDK : BATCH].add(took, now);
         if (route == Route.BATCH) {
             LoadedRoundTrip l = loaded(op, p);
-            if (l.chosen()) {
+            if (l.chosen() && carried(startedNanos)) {
                 l.add(took, now, inFlight);
             }
         }
+    }
+
+    /**
+     * Whether a batched call started at {@code startedNanos} and ending now ran while the batch
+     * route carried the calls: no time of it had the cores full of direct calls. Its round trip
+     * otherwise counts the waits of the batcher's threads for a core behind the direct calls, which
+     * would end once the calls went to the batcher; kept, they would price the batch route at the
+     * cost of the very direct calls it would replace, and keep the calls direct.
+     */
+    private boolean carried(long startedNanos) {
+        return saturatedAt - startedNanos < 0 && directRunning.get() < cores;
     }
 
     private Estimate[] estimates(Operation op, ParameterSet p) {

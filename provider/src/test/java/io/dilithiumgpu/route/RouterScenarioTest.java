@@ -14,7 +14,9 @@ import java.util.PriorityQueue;
  * 64 callers that batch, then closed loops of 1, 4 and 16 callers where a call costs less direct
  * than batched. Each caller is a stream of events on one thread (the calls in flight are the
  * router's started and ended calls); at the end of the warm-up 64 threads call once each, as the
- * warm-up's virtual threads do in the router's last sampling interval. Counts, no timing.
+ * warm-up's virtual threads do in the router's last sampling interval. Then loads beyond the cores
+ * (after 16 callers, 64 or 256), where a batched call's round trip depends on whether direct calls
+ * fill the cores. Counts, no timing.
  */
 class RouterScenarioTest {
     private static final long MICROS = 1_000;
@@ -145,5 +147,77 @@ class RouterScenarioTest {
         Costs c = new Costs(320 * MICROS, 210 * MICROS, 550 * MICROS);
         assertOnlyRefreshesBatch(run(true, c, 1), c.jdk);
         assertOnlyRefreshesBatch(run(true, c, 5), c.jdk);
+    }
+
+    /**
+     * {@code callers} closed-loop callers of {@code op} for {@code nanos}, where a direct call takes
+     * {@code coreNanos} of a core (sharing the cores beyond them) and a batched call's round trip is
+     * {@code carrying} while fewer direct calls run than there are cores, {@code saturated} when
+     * they fill the cores (the batcher's threads then wait for one). Counts the calls of the last
+     * {@code countedNanos}.
+     */
+    private Level loadLevel(Router r, Operation op, int callers, long nanos, long countedNanos, long coreNanos,
+                            long carrying, long saturated) {
+        long end = now + nanos;
+        long counted = end - countedNanos;
+        PriorityQueue<End> ends = new PriorityQueue<>((a, b) -> Long.compare(a.at, b.at));
+        int direct = 0;
+        int calls = 0;
+        int batched = 0;
+        for (int i = 0; i < callers || !ends.isEmpty(); i++) {
+            if (i >= callers) {
+                End e = ends.poll();
+                now = Math.max(now, e.at);
+                r.ended(op, P, e.route, e.started);
+                direct -= e.route == Route.BATCH ? 0 : 1;
+                if (now >= end) {
+                    continue;
+                }
+            }
+            Route route = r.route(op, P);
+            long took;
+            if (route == Route.BATCH) {
+                took = direct >= CORES ? saturated : carrying;
+            } else {
+                direct++;
+                took = coreNanos * Math.max(1, (direct + CORES - 1) / CORES);
+            }
+            ends.add(new End(now + took, route, r.started(route)));
+            if (now >= counted) {
+                calls++;
+                batched += route == Route.BATCH ? 1 : 0;
+            }
+        }
+        return new Level(callers, calls, batched, batched);
+    }
+
+    /** 16 callers for 1 s, then {@code callers} for 3 s, of which the last 2 s are counted. */
+    private Level beyondTheCores(Operation op, int callers, long coreNanos, long carrying, long saturated) {
+        Router r = new Router(() -> true, () -> now, CORES);
+        loadLevel(r, op, 16, 1_000 * MILLIS, 0, coreNanos, carrying, saturated);
+        return loadLevel(r, op, callers, 3_000 * MILLIS, 2_000 * MILLIS, coreNanos, carrying, saturated);
+    }
+
+    /**
+     * Signing at 64 callers on 16 cores: direct, a call shares its core with three others and ends
+     * after four times its work; batched, its round trip is shorter, as the batcher measures while
+     * it carries the calls, though far longer while direct calls fill the cores. The batcher takes
+     * most of the calls.
+     */
+    @Test
+    @Timeout(60)
+    void beyondTheCoresSignaturesGoToTheBatcherItsLoadedRoundTripFavours() {
+        Level l = beyondTheCores(Operation.SIGN, 64, 255 * MICROS, 600 * MICROS, 7 * MILLIS);
+        assertTrue(l.batched >= 0.9 * l.calls, l.toString());
+        l = beyondTheCores(Operation.SIGN, 256, 255 * MICROS, 1_200 * MICROS, 7 * MILLIS);
+        assertTrue(l.batched >= 0.9 * l.calls, l.toString());
+    }
+
+    /** Verification at 64 callers on 16 cores: four direct calls per core still end before a batched one. */
+    @Test
+    @Timeout(60)
+    void beyondTheCoresVerificationsTheCoresEndSoonerStayDirect() {
+        Level l = beyondTheCores(Operation.VERIFY, 64, 45 * MICROS, 350 * MICROS, 7 * MILLIS);
+        assertTrue(l.batched <= 0.1 * l.calls, l.toString());
     }
 }

@@ -207,6 +207,36 @@ class RouterTest {
     }
 
     @Test
+    void aBatchedRoundTripWaitedOutBehindDirectCallsFillingTheCoresIsNotTheLoadedOne() {
+        Router r = router(true);
+        for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
+            verify(r, 40 * MICROS, 120 * MICROS);
+        }
+        holdInFlight(r, 64);
+        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P), "the floor of 120 us looks shorter");
+        long[] direct = new long[16];
+        long[] batched = new long[16];
+        for (int i = 0; i < direct.length; i++) {
+            direct[i] = r.started(Route.DIRECT);  // the cores full of direct calls
+            batched[i] = r.started(Route.BATCH);  // waiting for a core behind them
+        }
+        now += 40 * MICROS;
+        for (long started : direct) {
+            r.ended(Operation.VERIFY, P, Route.DIRECT, started);
+        }
+        now += 7_000 * MICROS;
+        for (long started : batched) {
+            r.ended(Operation.VERIFY, P, Route.BATCH, started);
+        }
+        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P), "those round trips price no carried load");
+        now += MICROS;
+        for (int i = 0; i < 16; i++) {
+            call(r, Operation.VERIFY, Route.BATCH, 265 * MICROS);  // carrying 64 calls: 265 us
+        }
+        assertEquals(Route.DIRECT, r.route(Operation.VERIFY, P), "carrying the load, the batcher is slower");
+    }
+
+    @Test
     void beyondTheLoadItWasMeasuredAtTheBatcherIsTriedAgain() {
         Router r = router(true);
         for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
