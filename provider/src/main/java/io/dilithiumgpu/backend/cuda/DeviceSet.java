@@ -266,7 +266,7 @@ final class DeviceSet implements AutoCloseable {
      */
     void run(ParameterSet params, Operation op, int n, byte[][] arrays, Pointer[] pinned, ByteBuffer[] views,
              TaskListener early, Object[] keys) {
-        ChunkPlan plan = ChunkPlan.of(n, op, pinned != null, early != null, config, loads());
+        ChunkPlan plan = ChunkPlan.of(n, op, pinned != null, early != null, config, loads(keys));
         List<Chunk> chunks = new ArrayList<>(plan.chunks());
         for (int i = 0; i < plan.chunks(); i++) {
             chunks.add(new Chunk(params, op, plan, i, arrays, pinned, views, early, keys));
@@ -308,13 +308,19 @@ final class DeviceSet implements AutoCloseable {
         }
     }
 
-    /** The devices as the next call's plan sees them. */
-    private DeviceLoads loads() {
+    /**
+     * The devices as the next call's plan sees them. Ties between equally loaded devices go to
+     * the next device in turn, except for a call with key objects: its ties go to the device its
+     * first key names, so that a key's calls on idle GPUs keep landing where its cache slot is.
+     */
+    private DeviceLoads loads(Object[] keys) {
         int[] now = new int[slotCounts.length];
         for (int d = 0; d < now.length; d++) {
             now[d] = inFlight.get(d);
         }
-        return new DeviceLoads(slotCounts, now, rotation.getAndIncrement());
+        Object key = keys == null || keys.length == 0 ? null : keys[0];
+        int turn = key == null ? rotation.getAndIncrement() : System.identityHashCode(key);
+        return new DeviceLoads(slotCounts, now, turn);
     }
 
     /** Queues {@code chunks}, all of one call, for {@code device}'s workers; fails them when the set is closing. */
