@@ -81,8 +81,12 @@ class KeyCachesTest {
             tampered[tampered.length / 2] ^= 1;
             assertFalse(verify(set, pub, message, tampered), "tampered, use " + use);
         }
-        assertEquals(onCpu(), key.cache().isDecoded(), "filled by the CPU backend only");
-        assertEquals(onCpu(), pub.cache().isDecoded(), "filled by the CPU backend only");
+        if (onCpu()) {
+            // Over a GPU the router decides where these lone calls run: those on the caller's
+            // thread fill the caches as the CPU backend's do, batched ones leave them to the device.
+            assertTrue(key.cache().isDecoded(), "filled by the CPU backend");
+            assertTrue(pub.cache().isDecoded(), "filled by the CPU backend");
+        }
 
         key.destroy();
         assertTrue(key.cache().isDestroyed(), "destroy() destroys the cache");
