@@ -6,15 +6,10 @@ import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.HostBufferFixtures;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
-import io.dilithiumgpu.backend.cpu.CpuBackend;
 import io.dilithiumgpu.batch.BatchConfig;
 import io.dilithiumgpu.batch.Batcher;
 import io.dilithiumgpu.core.ParameterSet;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -44,34 +39,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * without a usable GPU.
  */
 @Timeout(300)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CudaBackendTest {
+class CudaBackendTest extends GpuBesideCpu {
     private static final int SLOT_TASKS = 64;
     private static final CudaConfig SMALL = CudaConfig.builder().streamsPerDevice(3).slotTasks(SLOT_TASKS)
             .minChunkTasks(8).copyThreads(2).build();
 
-    private GpuTests.Gpu opened;
-    private CudaBackend gpu;
-    private CpuBackend cpu;
-
-    @BeforeAll
-    void open() {
-        opened = GpuTests.open(SMALL);
-        gpu = opened.backend();
-        cpu = new CpuBackend();
-    }
-
-    @BeforeEach
-    void requireGpu() {
-        opened.assumeOpen();
-    }
-
-    @AfterAll
-    void close() {
-        opened.close();
-        if (cpu != null) {
-            cpu.close();
-        }
+    @Override
+    protected CudaConfig config() {
+        return SMALL;
     }
 
     /** Inputs and CPU-made expectations for n tasks of every operation on one set. */

@@ -6,18 +6,13 @@ import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.HostBufferFixtures;
 import io.dilithiumgpu.backend.KeyHandle;
 import io.dilithiumgpu.backend.TaskStatus;
-import io.dilithiumgpu.backend.cpu.CpuBackend;
 import io.dilithiumgpu.core.KeyIdentity;
 import io.dilithiumgpu.core.MuHasher;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
 import io.dilithiumgpu.core.PublicKeyCache;
 import io.dilithiumgpu.core.Scheme;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -44,33 +39,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Skipped, with the reason, without a usable GPU.
  */
 @Timeout(300)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CudaKeyCacheTest {
+class CudaKeyCacheTest extends GpuBesideCpu {
     private static final CudaConfig SMALL = CudaConfig.builder().streamsPerDevice(3).slotTasks(64)
             .minChunkTasks(8).copyThreads(2).build();
 
-    private GpuTests.Gpu opened;
-    private CudaBackend gpu;
-    private CpuBackend cpu;
-
-    @BeforeAll
-    void open() {
-        opened = GpuTests.open(SMALL);
-        gpu = opened.backend();
-        cpu = new CpuBackend();
-    }
-
-    @BeforeEach
-    void requireGpu() {
-        opened.assumeOpen();
-    }
-
-    @AfterAll
-    void close() {
-        opened.close();
-        if (cpu != null) {
-            cpu.close();
-        }
+    @Override
+    protected CudaConfig config() {
+        return SMALL;
     }
 
     /** Key pairs from the CPU core. */
