@@ -252,7 +252,7 @@ public final class DilithiumGpu {
         try {
             byte[] pk = handleKey(key, false);
             ParameterSet p = key.params();
-            return verify(Engines.shared(), p, pk, key.publicKeyCache(), Scheme.tr(p, pk, 0), message, signature,
+            return verify(Engines.shared(), p, pk, key.publicKeyCache(), key.tr(), message, signature,
                     spec);
         } catch (GeneralSecurityException e) {
             return CompletableFuture.failedFuture(e);

@@ -3,6 +3,7 @@ package io.dilithiumgpu.backend;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
 import io.dilithiumgpu.core.PublicKeyCache;
+import io.dilithiumgpu.core.Scheme;
 
 import java.util.Arrays;
 import java.util.Objects;
@@ -25,6 +26,8 @@ public final class KeyHandle {
     private final byte[] key;
     private final PrivateKeyCache privateCache;
     private final PublicKeyCache publicCache;
+    /** A public key's tr = H(pk), hashed once rather than at every verification; null for a private key. */
+    private final byte[] tr;
     private volatile boolean destroyed;
 
     private KeyHandle(ParameterSet params, byte[] key, boolean secret) {
@@ -32,6 +35,7 @@ public final class KeyHandle {
         this.key = key;
         this.privateCache = secret ? new PrivateKeyCache(params) : null;
         this.publicCache = secret ? null : new PublicKeyCache(params);
+        this.tr = secret ? null : Scheme.tr(params, key, 0);
     }
 
     /**
@@ -89,6 +93,14 @@ public final class KeyHandle {
      */
     public byte[] copyKey() {
         return keyInPlace().clone();
+    }
+
+    /**
+     * A public key's tr, the hash of the packed key that μ starts from ({@link Scheme#tr}), a
+     * copy; null for a private key's handle, whose packed key holds its tr.
+     */
+    public byte[] tr() {
+        return tr == null ? null : tr.clone();
     }
 
     /** The packed key itself, not a copy: for the backends. */

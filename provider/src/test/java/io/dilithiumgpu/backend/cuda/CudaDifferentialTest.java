@@ -4,13 +4,9 @@ import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.PinnedDigests;
 import io.dilithiumgpu.backend.TaskStatus;
-import io.dilithiumgpu.backend.cpu.CpuBackend;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.Scheme;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,41 +36,25 @@ import static org.junit.jupiter.api.Assertions.fail;
  * without a usable GPU.
  */
 @Timeout(300)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CudaDifferentialTest {
+class CudaDifferentialTest extends GpuBesideCpu {
     private static final int ROUND = 16_384;
     /** Distinct keys per set; signing and verification tasks cycle through them. */
     private static final int KEYS = 2048;
 
     private final int tasks = GpuTests.intProperty("cuda.diff.tasks", 100_000);
     private final long seed = Long.getLong("cuda.diff.seed", System.nanoTime());
-    private GpuTests.Gpu opened;
-    private CudaBackend gpu;
-    private CpuBackend cpu;
+
+    @Override
+    protected CudaConfig config() {
+        return CudaConfig.fromSystemProperties();
+    }
 
     @BeforeAll
-    void open() {
-        opened = GpuTests.open(CudaConfig.fromSystemProperties());
-        gpu = opened.backend();
-        if (gpu == null) {
-            return;
-        }
-        cpu = new CpuBackend();
-        System.out.println("CudaDifferentialTest: " + tasks + " tasks per set and operation, seed " + seed
-                + " (-Dcuda.diff.seed to replay), on " + gpu.description() + "; CPU reference on "
-                + cpu.threads() + " threads");
-    }
-
-    @BeforeEach
-    void requireGpu() {
-        opened.assumeOpen();
-    }
-
-    @AfterAll
-    void close() {
-        opened.close();
-        if (cpu != null) {
-            cpu.close();
+    void describe() {
+        if (gpu != null) {
+            System.out.println("CudaDifferentialTest: " + tasks + " tasks per set and operation, seed " + seed
+                    + " (-Dcuda.diff.seed to replay), on " + gpu.description() + "; CPU reference on "
+                    + cpu.threads() + " threads");
         }
     }
 
