@@ -28,6 +28,8 @@ public final class RouteChoice {
 
     /** How much faster the engine not in use must measure to take the signatures over: 5 %. */
     static final double ENGINE_MARGIN = 0.05;
+    /** One signature in this many goes to the engine not in use, to keep its cost current. */
+    static final int EXPLORE = 16;
 
     private RouteChoice() {}
 
@@ -96,17 +98,17 @@ public final class RouteChoice {
 
     /**
      * For a signature the JDK's ML-DSA covers exactly and that runs direct: whether the JDK's engine
-     * rather than this provider's core should compute it, from the averages of their times. Not
-     * from their floors: the floor is a signature whose rejection loop ended at once, which
-     * weighs the work done once per signature (where the core's key cache saves Â) over the work
+     * rather than this provider's core should compute it, from their mean times over their recent
+     * signatures ({@link EngineCost}). Not from their floors: the floor is a signature whose
+     * rejection loop ended at once, which weighs the work done once per signature (where the core's key cache saves Â) over the work
      * of each attempt (where the JDK's intrinsics gain), and signatures average about four
      * attempts. A time of a platform thread sharing a core counts as its share of it
-     * ({@code Router.ended}), so that the averages compare work, not waits. An engine not
+     * ({@code Router.ended}), so that the means compare work, not waits. An engine not
      * measured yet is tried. The engine in use keeps the calls until the other measures faster by
      * {@link #ENGINE_MARGIN}, so that the choice does not flip with the noise.
      *
-     * @param coreNanos the core's average time per signature, or {@link #UNKNOWN}
-     * @param jdkNanos  the JDK's average time per signature, or {@link #UNKNOWN}
+     * @param coreNanos the core's mean time per signature, or {@link #UNKNOWN}
+     * @param jdkNanos  the JDK's mean time per signature, or {@link #UNKNOWN}
      * @param jdkNow    whether the JDK's engine is the one in use
      */
     public static boolean preferJdk(long coreNanos, long jdkNanos, boolean jdkNow) {

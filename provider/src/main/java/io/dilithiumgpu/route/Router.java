@@ -30,10 +30,13 @@ import javax.management.ObjectName;
  * <p>An estimate needs calls to stay current: each route a call could take is tried by every call
  * until {@link Estimate#WARM_SAMPLES} calls have measured it (direct calls only while a core is
  * free for them), and afterwards by one call whenever it has gone {@value #REFRESH_MILLIS} ms
- * without one; a direct engine passed over is probed at once, one call at a time, while its last
- * call says it would win ({@link Estimate#claimProbe}), and measured again by the next call when the
- * calls in flight fall within the cores. The calls in flight are sampled every {@value #SAMPLE_MILLIS}
- * ms by one caller. With the CPU backend every call runs direct and nothing is sampled.
+ * without one; a direct engine passed over for the batch route is probed at once, one call at a
+ * time, while its last call says it would win ({@link Estimate#claimProbe}), and measured again by
+ * the next call when the calls in flight fall within the cores. Between the two signing engines
+ * the choice follows their means over hundreds of signatures ({@link EngineCost}), and one
+ * signature in {@value RouteChoice#EXPLORE} goes to the engine passed over. The calls in flight are
+ * sampled every {@value #SAMPLE_MILLIS} ms by one caller. With the CPU backend every call runs
+ * direct and nothing is sampled.
  *
  * <p>Use: {@link #route} (or {@link #toJdk}) decides, {@link #started} and {@link #ended} bracket the
  * call. Thread-safe; a call costs a few volatile reads, a counter increment and two clock reads.
@@ -66,6 +69,10 @@ public final class Router implements RouterMXBean {
     private final LoadedRoundTrip[][] loaded;
     /** Per set, whether the JDK's engine signs the calls it covers now (written racily; a hint). */
     private final boolean[] jdkInUse = new boolean[ParameterSet.values().length];
+    /** [set][CORE, JDK]: each signing engine's cost over its recent signatures, for the choice between them. */
+    private final EngineCost[][] engines;
+    /** Per set, the signatures the JDK covers that were routed since start (counted racily; a hint). */
+    private final int[] engineCalls = new int[ParameterSet.values().length];
 
     /** 0: not known yet; 1: the batcher runs on a GPU; 2: on the CPU. */
     private volatile int batchOnGpu;
@@ -106,6 +113,11 @@ public final class Router implements RouterMXBean {
                     bySet[k] = new Estimate();
                 }
             }
+        }
+        this.engines = new EngineCost[ParameterSet.values().length][2];
+        for (EngineCost[] bySet : engines) {
+            bySet[CORE] = new EngineCost();
+            bySet[JDK] = new EngineCost();
         }
         this.loaded = new LoadedRoundTrip[2][ParameterSet.values().length];
         for (LoadedRoundTrip[] byOp : loaded) {
@@ -150,6 +162,16 @@ public final class Router implements RouterMXBean {
      *         batcher, opened to learn its backend, cannot open
      */
     public Route route(Operation op, ParameterSet p) {
+        return route(op, p, false);
+    }
+
+    /**
+     * As {@link #route(Operation, ParameterSet)}, for a signature the JDK's ML-DSA covers
+     * ({@code jdkCovers}) that {@link #toJdk} left to this provider's engine: its direct time is
+     * that of the faster engine, as {@link #toJdk} weighed it, so that a signature sent to the core
+     * to measure it runs direct rather than in a batch the core alone would lose to.
+     */
+    public Route route(Operation op, ParameterSet p, boolean jdkCovers) {
         switch (RouteSetting.current()) {
             case DIRECT:
             case JDK:
@@ -174,7 +196,8 @@ public final class Router implements RouterMXBean {
         }
         LoadedRoundTrip l = loaded(op, p);
         long batch = batchCost(e[BATCH], l, now);
-        Route r = RouteChoice.choose(true, e[CORE].nanos(), batch, inFlight, cores);
+        long direct = jdkCovers && op == Operation.SIGN ? fastest(e[CORE].nanos(), e[JDK].nanos()) : e[CORE].nanos();
+        Route r = RouteChoice.choose(true, direct, batch, inFlight, cores);
         l.chose(r == Route.BATCH);
         if (r == Route.BATCH && running < cores && probes(e[CORE], batch, now)) {
             return Route.DIRECT;
@@ -228,16 +251,13 @@ public final class Router implements RouterMXBean {
         if (e[CORE].claim(now, REFRESH_NANOS)) {
             return false;
         }
-        boolean jdk = RouteChoice.preferJdk(e[CORE].nanos(), e[JDK].nanos(), jdkInUse[p.ordinal()]);
+        EngineCost[] cost = engines[p.ordinal()];
+        boolean jdk = RouteChoice.preferJdk(cost[CORE].nanos(), cost[JDK].nanos(), jdkInUse[p.ordinal()]);
         jdkInUse[p.ordinal()] = jdk;
-        // The JDK's engine passed over is probed while its last signature says it would win (see
-        // probes()). Not the core: a call that leaves here goes on to route(), which weighs the
-        // core against the batch route and probes it there.
-        if (!jdk && RouteChoice.preferJdk(e[CORE].nanos(), e[JDK].last(), false)
-                && e[JDK].claimProbe(now, REFRESH_NANOS)) {
-            return true;
-        }
-        return jdk;
+        // One signature in EXPLORE goes to the engine passed over, so that its mean keeps up with
+        // the load, the JIT and the host: a cost of a few percent at most, where an engine judged
+        // on stale or lucky samples costs a third (the JDK's intrinsics, or its allocations).
+        return engineCalls[p.ordinal()]++ % RouteChoice.EXPLORE == RouteChoice.EXPLORE - 1 ? !jdk : jdk;
     }
 
     /**
@@ -304,7 +324,12 @@ public final class Router implements RouterMXBean {
                 took = took * cores / running;
             }
         }
-        estimates(op, p)[route == Route.DIRECT ? CORE : route == Route.JDK ? JDK : BATCH].add(took, now);
+        Estimate estimate = estimates(op, p)[route == Route.DIRECT ? CORE : route == Route.JDK ? JDK : BATCH];
+        if (op == Operation.SIGN && route != Route.BATCH && !estimate.warming()) {
+            // Warm-up signatures stay out: they ran while the engine's code was being compiled.
+            engines[p.ordinal()][route == Route.JDK ? JDK : CORE].add(took);
+        }
+        estimate.add(took, now);
         if (route == Route.BATCH) {
             LoadedRoundTrip l = loaded(op, p);
             if (l.chosen() && carried(startedNanos)) {
@@ -482,6 +507,20 @@ public final class Router implements RouterMXBean {
                     if (n != RouteChoice.UNKNOWN) {
                         out.put(p + " " + op.name().toLowerCase(Locale.ROOT) + " " + KIND_NAMES[k], n);
                     }
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Map<String, Long> getEngineMeanNanos() {
+        Map<String, Long> out = new TreeMap<>();
+        for (ParameterSet p : ParameterSet.values()) {
+            for (int k : new int[] {CORE, JDK}) {
+                long n = engines[p.ordinal()][k].nanos();
+                if (n != RouteChoice.UNKNOWN) {
+                    out.put(p + " " + (k == CORE ? "core" : "jdk"), n);
                 }
             }
         }

@@ -33,4 +33,11 @@ public interface RouterMXBean {
      * Only the measured ones appear.
      */
     Map<String, Long> getEstimateNanos();
+
+    /**
+     * Each signing engine's mean time per signature over its recent signatures, in nanoseconds, by
+     * set and engine (for example {@code "ML-DSA-44 core"} and {@code "ML-DSA-44 jdk"}): what the
+     * choice between this provider's core and the JDK's ML-DSA weighs. Only the measured ones appear.
+     */
+    Map<String, Long> getEngineMeanNanos();
 }

@@ -268,7 +268,7 @@ public final class DilithiumSignature extends SignatureSpi {
         // Timed from here: μ's last block and rnd are this route's work as much as the signature
         // is, and the JDK's route does both inside its own timed call.
         Router router = Router.shared();
-        Route route = router.route(Operation.SIGN, params);
+        Route route = router.route(Operation.SIGN, params, JdkSigning.covers(params, preHash, spec));
         long started = router.started(route);
         CompletableFuture<byte[]> request = null;
         byte[] sk = null;

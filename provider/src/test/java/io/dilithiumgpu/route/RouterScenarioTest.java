@@ -46,7 +46,7 @@ class RouterScenarioTest {
 
     /** Routes one signature as the provider's Signature does: the JDK first, where it signs, then the rule. */
     private Route decide(Router r, boolean jdk) {
-        return jdk && r.toJdk(P) ? Route.JDK : r.route(Operation.SIGN, P);
+        return jdk && r.toJdk(P) ? Route.JDK : r.route(Operation.SIGN, P, jdk);
     }
 
     private static long cost(Costs c, Route route) {

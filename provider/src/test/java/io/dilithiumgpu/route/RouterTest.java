@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
+import java.util.Map;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -354,42 +356,92 @@ class RouterTest {
         assertEquals(Estimate.WARM_SAMPLES, r.getDirectCount());
     }
 
-    @Test
-    void theEngineChoiceFollowsTheAveragesNotTheLuckiestSignatures() {
-        Router r = router(false);
+    /**
+     * Signs {@code n} times as the provider's Signature does with the CPU backend: the JDK's engine
+     * where the router says so, else the core; the JDK's i-th signature takes {@code jdk[i % length]}.
+     * Returns how many went to the JDK.
+     */
+    private int sign(Router r, int n, long coreNanos, long... jdk) {
+        int toJdk = 0;
+        for (int i = 0; i < n; i++) {
+            if (r.toJdk(P)) {
+                call(r, Operation.SIGN, Route.JDK, jdk[toJdk++ % jdk.length]);
+            } else {
+                call(r, Operation.SIGN, r.route(Operation.SIGN, P, true), coreNanos);
+            }
+        }
+        return toJdk;
+    }
+
+    /** Both engines past their warm-up: the JDK's first, then the core's. */
+    private void warmUpBoth(Router r, long coreNanos, long jdkNanos) {
         for (int i = 0; i < Estimate.WARM_SAMPLES; i++) {
             assertTrue(r.toJdk(P));
-            // rejection loops of one and of several attempts: 450 us on average, 200 at best
-            call(r, Operation.SIGN, Route.JDK, (i % 2 == 0 ? 200 : 700) * MICROS);
+            call(r, Operation.SIGN, Route.JDK, jdkNanos);
         }
         for (int i = 0; i < Estimate.WARM_SAMPLES; i++) {
             assertFalse(r.toJdk(P));
-            call(r, Operation.SIGN, Route.DIRECT, 400 * MICROS);
+            call(r, Operation.SIGN, Route.DIRECT, coreNanos);
         }
-        assertFalse(r.toJdk(P), "the core's average is the smaller, though the JDK's floor is lower");
+    }
+
+    @Test
+    void theEngineChoiceFollowsTheMeansNotTheLuckiestSignatures() {
+        Router r = router(false);
+        warmUpBoth(r, 400 * MICROS, 450 * MICROS);
+        sign(r, 1_000, 400 * MICROS, 200 * MICROS, 700 * MICROS);  // the JDK's: 450 us on average, 200 at best
+        int toJdk = sign(r, 160, 400 * MICROS, 200 * MICROS, 700 * MICROS);
+        assertEquals(160 / RouteChoice.EXPLORE, toJdk, "the core's mean is the smaller, though the JDK's floor is "
+                + "lower: the JDK takes only the explorations");
+    }
+
+    @Test
+    void theFasterEngineTakesTheSignaturesButOneInExplore() {
+        Router r = router(false);
+        warmUpBoth(r, 320 * MICROS, 210 * MICROS);
+        sign(r, 1_000, 320 * MICROS, 210 * MICROS);
+        assertEquals(160 - 160 / RouteChoice.EXPLORE, sign(r, 160, 320 * MICROS, 210 * MICROS));
+        assertEquals(Map.of("ML-DSA-44 core", 320 * MICROS, "ML-DSA-44 jdk", 210 * MICROS), r.getEngineMeanNanos());
+    }
+
+    @Test
+    void aSignatureRunOverByACollectionDoesNotTurnTheChoice() {
+        Router r = router(false);
+        warmUpBoth(r, 320 * MICROS, 250 * MICROS);
+        sign(r, 1_000, 320 * MICROS, 250 * MICROS);
+        // one signature in 40 of the JDK's takes a 2 ms pause: 294 us on average, still below 320 by the margin
+        long[] jdk = new long[40];
+        java.util.Arrays.fill(jdk, 250 * MICROS);
+        jdk[17] = 2_000 * MICROS;
+        int toJdk = 0;
+        for (int round = 0; round < 20; round++) {
+            toJdk += sign(r, 160, 320 * MICROS, jdk);
+        }
+        assertTrue(toJdk >= 20 * (160 - 2 * 160 / RouteChoice.EXPLORE), toJdk + " of 3200 to the JDK");
+    }
+
+    @Test
+    void anEngineMeasuredColdCatchesUpOnceItsCodeIsCompiled() {
+        Router r = router(false);
+        // the JDK's first signatures after its warm-up still run interpreted, at 10 times their cost
+        warmUpBoth(r, 320 * MICROS, 2_100 * MICROS);
+        sign(r, 64, 320 * MICROS, 2_100 * MICROS);
+        sign(r, 2_000, 320 * MICROS, 210 * MICROS);
+        assertEquals(160 - 160 / RouteChoice.EXPLORE, sign(r, 160, 320 * MICROS, 210 * MICROS),
+                "the JDK's cold buckets dropped once its fast ones came");
     }
 
     @Test
     void theEngineInUseKeepsTheCallsUntilTheOtherIsFasterByTheMargin() {
         Router r = router(false);
-        for (int i = 0; i < Estimate.WARM_SAMPLES; i++) {
-            r.toJdk(P);
-            call(r, Operation.SIGN, Route.JDK, 500 * MICROS);
-        }
-        for (int i = 0; i < Estimate.WARM_SAMPLES; i++) {
-            r.toJdk(P);
-            call(r, Operation.SIGN, Route.DIRECT, 400 * MICROS);
-        }
-        assertFalse(r.toJdk(P));
-        for (int i = 0; i < 100; i++) {
-            now += (Router.REFRESH_MILLIS + 1) * 1_000_000;  // the JDK's refreshes
-            call(r, Operation.SIGN, Route.JDK, 385 * MICROS);
-        }
-        assertFalse(r.toJdk(P), "385 us is not 5 % below the core's 400");
-        for (int i = 0; i < 100; i++) {
-            call(r, Operation.SIGN, Route.JDK, 370 * MICROS);
-        }
-        assertTrue(r.toJdk(P));
+        warmUpBoth(r, 400 * MICROS, 500 * MICROS);
+        sign(r, 1_000, 400 * MICROS, 500 * MICROS);
+        assertEquals(160 / RouteChoice.EXPLORE, sign(r, 160, 400 * MICROS, 500 * MICROS));
+        sign(r, 3_000, 400 * MICROS, 385 * MICROS);
+        assertEquals(160 / RouteChoice.EXPLORE, sign(r, 160, 400 * MICROS, 385 * MICROS),
+                "385 us is not 5 % below the core's 400");
+        sign(r, 3_000, 400 * MICROS, 370 * MICROS);
+        assertEquals(160 - 160 / RouteChoice.EXPLORE, sign(r, 160, 400 * MICROS, 370 * MICROS));
     }
 
     @Test
