@@ -80,15 +80,28 @@ record ChunkPlan(int[] bounds, int[] devices, Transfer transfer, boolean tellsEa
      * @throws IllegalArgumentException when n &lt; 1
      */
     static ChunkPlan of(int n, Operation op, boolean pinned, boolean listener, CudaConfig config, DeviceLoads loads) {
-        boolean shortTail = op == Operation.VERIFY;
-        int wanted = bounds(n, config.slotTasks(), loads.totalSlots(), config.minChunkTasks(), shortTail).length - 1;
+        return of(n, op, pinned, listener, config, loads, false);
+    }
+
+    /**
+     * As above, for a call whose tasks are all of one key ({@code oneKey}). Its verifications are
+     * cut into chunks of a whole slot each: with the key cached a task moves only its signature
+     * and μ and the kernel runs several times faster, so a chunk's launch (its driver calls, one
+     * chunk after another from one thread) rather than its copies or its kernel sets the pace,
+     * and fewer launches end the call sooner.
+     */
+    static ChunkPlan of(int n, Operation op, boolean pinned, boolean listener, CudaConfig config, DeviceLoads loads,
+                        boolean oneKey) {
+        boolean shortTail = op == Operation.VERIFY && !oneKey;
+        int minChunkTasks = op == Operation.VERIFY && oneKey ? config.slotTasks() : config.minChunkTasks();
+        int wanted = bounds(n, config.slotTasks(), loads.totalSlots(), minChunkTasks, shortTail).length - 1;
         int[] chosen = loads.leastLoaded(Math.min(wanted, loads.devices()));
         int[][] shares = new int[chosen.length][];
         int chunks = 0;
         for (int k = 0; k < chosen.length; k++) {
             int from = HostCopier.bound(n, chosen.length, k);
             shares[k] = bounds(HostCopier.bound(n, chosen.length, k + 1) - from, config.slotTasks(),
-                    loads.slots(chosen[k]), config.minChunkTasks(), shortTail);
+                    loads.slots(chosen[k]), minChunkTasks, shortTail);
             for (int i = 0; i < shares[k].length; i++) {
                 shares[k][i] += from;
             }

@@ -89,6 +89,23 @@ class ChunkPlanTest {
     }
 
     @Test
+    void aOneKeyVerificationIsCutIntoWholeSlots() {
+        ChunkPlan one = ChunkPlan.of(10_000, Operation.VERIFY, true, false, DEFAULTS, DeviceLoads.idle(32), true);
+        assertArrayEquals(new int[] {0, 2_000, 4_000, 6_000, 8_000, 10_000}, one.bounds());
+        ChunkPlan fourGpus = ChunkPlan.of(40_000, Operation.VERIFY, true, false, DEFAULTS,
+                DeviceLoads.idle(32, 32, 32, 32), true);
+        assertEquals(20, fourGpus.chunks());
+        for (int c = 0; c < fourGpus.chunks(); c++) {
+            assertEquals(2_000, fourGpus.count(c));
+            assertEquals(c / 5, fourGpus.device(c), "five chunks per GPU, each GPU's adjacent");
+        }
+        assertEquals(9, ChunkPlan.of(10_000, Operation.SIGN, true, false, DEFAULTS, DeviceLoads.idle(32), true)
+                .chunks(), "one-key signing is bound by its kernel: its chunks stay as they were");
+        assertArrayEquals(new int[] {0, 1_500}, ChunkPlan.of(1_500, Operation.VERIFY, true, false, DEFAULTS,
+                DeviceLoads.idle(32), true).bounds());
+    }
+
+    @Test
     void batchesSpreadOverSlotsOnlyWhileChunksStayLarge() {
         assertArrayEquals(new int[] {0, 100}, ChunkPlan.bounds(100, 8192, 4, 1024));
         assertArrayEquals(new int[] {0, 1024, 2048}, ChunkPlan.bounds(2048, 8192, 4, 1024));
