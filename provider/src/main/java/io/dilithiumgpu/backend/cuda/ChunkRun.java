@@ -19,7 +19,10 @@ final class ChunkRun {
     final BatchLayout layout;
     /** Where the chunk runs, for error messages. */
     final String where;
-    /** Recorded after the chunk's input copies. */
+    /**
+     * Recorded after the chunk's input copies when something waits for it: the launch, for copies
+     * on the device's upload lane, or {@link #finish}, to clear staged secret inputs early; else null.
+     */
     final CUevent uploadDone;
     private final RecordTransfer transfer;
     private final long started;
@@ -38,12 +41,13 @@ final class ChunkRun {
         this.kernel = slot.device().kernel(c.params, c.op);
         this.layout = BatchLayout.of(c.params, c.op, c.count);
         this.where = slot.where(kernel.name() + ", tasks " + c.first + ".." + (c.first + c.count - 1));
-        this.uploadDone = slot.uploadEvent(c.plan.sleep());
         this.transfer = switch (c.plan.transfer()) {
             case STAGED -> new StagedTransfer();
             case DIRECT -> new DirectTransfer(false);
             case PUBLISHED -> new DirectTransfer(true);
         };
+        boolean awaited = c.plan.ordered() || (layout.hasSecretInputs() && transfer.stagesInputs());
+        this.uploadDone = awaited ? slot.uploadEvent(c.plan.sleep()) : null;
     }
 
     /**

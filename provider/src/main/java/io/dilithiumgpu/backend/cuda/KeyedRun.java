@@ -272,7 +272,7 @@ final class KeyedRun {
         try {
             slot.submitCopies(on -> CudaCall.check("cuMemcpyHtoDAsync(" + el.inputBytes() + " bytes, " + at + ")",
                     () -> JCudaDriver.cuMemcpyHtoDAsync(slot.deviceBlock(), slot.hostBlock(), el.inputBytes(), on)),
-                    false, slot.uploadEvent(false), at);
+                    false, null, at);
             for (int g : admitted) {
                 if (claims[g].wipeFirst()) {
                     int s = claims[g].slot();
@@ -362,8 +362,15 @@ final class KeyedRun {
                 }
             }
         }
+        KeyedLayout.Part status = layout.status();
+        // A staged verification's statuses follow its inputs: marked unwritten here, they go up
+        // with them, in place of a device memset.
+        boolean statusStaged = c.pinned == null && !secret && status.offset() >= layout.inputBytes();
+        if (statusStaged) {
+            StreamSlot.fill(slot.host(), status.offset(), n, StreamSlot.UNWRITTEN);
+        }
         packed = System.nanoTime();
-        long staged = c.pinned == null ? layout.inputBytes() : keyOf.end();
+        long staged = c.pinned == null ? (statusStaged ? status.end() : layout.inputBytes()) : keyOf.end();
         slot.submitCopies(on -> {
             CudaCall.check("cuMemcpyHtoDAsync(" + staged + " bytes, " + where + ")",
                     () -> JCudaDriver.cuMemcpyHtoDAsync(slot.deviceBlock(), slot.hostBlock(), staged, on));
@@ -375,8 +382,7 @@ final class KeyedRun {
                             () -> JCudaDriver.cuMemcpyHtoDAsync(device(part), from, part.bytes(), on));
                 }
             }
-        }, c.plan.ordered(), slot.uploadEvent(c.plan.sleep()), where);
-        KeyedLayout.Part status = layout.status();
+        }, c.plan.ordered(), c.plan.ordered() || secret ? slot.uploadEvent(c.plan.sleep()) : null, where);
         CUdeviceptr signaturesAt = c.op == Operation.SIGN && c.pinned != null
                 && c.plan.transfer() == ChunkPlan.Transfer.PUBLISHED ? mappedSignatures() : null;
         CUdeviceptr statusAt;
@@ -385,7 +391,11 @@ final class KeyedRun {
             StreamSlot.fill(slot.host(), status.offset(), n, StreamSlot.UNWRITTEN);
             statusAt = slot.hostBlockMapped().withByteOffset(status.offset());
         } else {
-            slot.resetStatusAndScratch(status.offset(), n, where);
+            if (statusStaged) {
+                slot.resetScratch(where);
+            } else {
+                slot.resetStatusAndScratch(status.offset(), n, where);
+            }
             statusAt = device(status);
         }
         CUdeviceptr none = new CUdeviceptr();

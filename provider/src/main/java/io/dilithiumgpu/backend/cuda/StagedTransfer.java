@@ -23,12 +23,22 @@ final class StagedTransfer implements RecordTransfer {
         StreamSlot slot = run.slot;
         BatchLayout layout = run.layout;
         pack(slot, c, layout);
+        // A verification's statuses follow its inputs: marked unwritten here, they go up with
+        // them, in place of a device memset.
+        boolean statusStaged = layout.outputOffset() == layout.status().offset();
+        if (statusStaged) {
+            StreamSlot.fill(slot.host(), layout.status().offset(), c.count, StreamSlot.UNWRITTEN);
+        }
+        long bytes = statusStaged ? layout.totalBytes() : layout.inputBytes();
         run.packed = System.nanoTime();
-        slot.submitCopies(on -> CudaCall.check("cuMemcpyHtoDAsync(" + layout.inputBytes() + " bytes, " + run.where
-                        + ")", () -> JCudaDriver.cuMemcpyHtoDAsync(slot.deviceBlock(), slot.hostBlock(),
-                        layout.inputBytes(), on)),
+        slot.submitCopies(on -> CudaCall.check("cuMemcpyHtoDAsync(" + bytes + " bytes, " + run.where + ")",
+                        () -> JCudaDriver.cuMemcpyHtoDAsync(slot.deviceBlock(), slot.hostBlock(), bytes, on)),
                 c.plan.ordered(), run.uploadDone, run.where);
-        slot.resetStatusAndScratch(layout, run.where, true);
+        if (statusStaged) {
+            slot.resetScratch(run.where);
+        } else {
+            slot.resetStatusAndScratch(layout, run.where, true);
+        }
     }
 
     private static void pack(StreamSlot slot, Chunk c, BatchLayout layout) {

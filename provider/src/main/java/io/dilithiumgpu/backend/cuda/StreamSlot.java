@@ -281,7 +281,9 @@ final class StreamSlot implements AutoCloseable {
     /**
      * Submits a chunk's input copies through the device's {@link UploadLane} when {@code ordered},
      * after this slot's last wipes and with this slot's stream waiting for them; or else on this
-     * slot's stream, after its wipes in stream order. {@code done} is recorded after them either way.
+     * slot's stream, after its wipes in stream order. {@code done} is recorded after them, unless
+     * it is null: copies on the slot's own stream that no one waits for record nothing (a driver
+     * call less per chunk; the lane's copies always record it, for the launch waits on it).
      */
     void submitCopies(UploadLane.Copies copies, boolean ordered, CUevent done, String where) {
         if (ordered) {
@@ -289,7 +291,9 @@ final class StreamSlot implements AutoCloseable {
             wipePending = false;
         } else {
             copies.submit(stream);
-            CudaCall.check("cuEventRecord(upload, " + where + ")", () -> JCudaDriver.cuEventRecord(done, stream));
+            if (done != null) {
+                CudaCall.check("cuEventRecord(upload, " + where + ")", () -> JCudaDriver.cuEventRecord(done, stream));
+            }
         }
     }
 
