@@ -58,10 +58,11 @@ final class Callers {
     /**
      * The result of a closed-loop run: the throughput, every caller (for checking afterwards), the
      * process's CPU use over the measured window ({@link CpuUse#since}), and the heap bytes
-     * allocated per call in it ({@link Allocated#perCall}), and the collections in it ({@link GcTime#since}).
+     * allocated per call in it ({@link Allocated#perCall}), the collections in it ({@link GcTime#since}),
+     * and the JIT's work in it ({@link JitActivity}).
      */
     record ClosedLoopResult<C extends Call>(double opsPerSecond, long calls, List<C> callers, String cpu,
-                                            String allocated, String gc) {}
+                                            String allocated, String gc, String jit) {}
 
     /**
      * The system property that makes callers platform threads where virtual threads exist
@@ -126,6 +127,9 @@ final class Callers {
         long allocatedEnd;
         GcTime gcStart;
         GcTime gcEnd;
+        JitActivity jit = JitActivity.ofThisJvm();
+        long jitStart;
+        long jitEnd;
         try {
             for (int i = 0; i < callers; i++) {
                 executor.execute(() -> {
@@ -149,6 +153,7 @@ final class Callers {
             cpuStart = CpuUse.snapshot();
             allocatedStart = Allocated.now();
             gcStart = GcTime.now();
+            jitStart = jit == null ? 0 : jit.nanos();
             phase.set(measure);
             start = System.nanoTime();
             sleepNanos(measureNanos);
@@ -156,6 +161,7 @@ final class Callers {
             end = System.nanoTime();
             allocatedEnd = Allocated.now();
             gcEnd = GcTime.now();
+            jitEnd = jit == null ? 0 : jit.nanos();
             cpuEnd = CpuUse.snapshot();
             if (!finished.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("callers still busy " + DRAIN_SECONDS + " s after the run ended");
@@ -166,7 +172,8 @@ final class Callers {
         rethrow(failure.get());
         long calls = done.sum();
         return new ClosedLoopResult<>(Stats.opsPerSecond(calls, end - start), calls, List.copyOf(made),
-                cpuEnd.since(cpuStart, calls), Allocated.perCall(allocatedStart, allocatedEnd, calls), gcEnd.since(gcStart));
+                cpuEnd.since(cpuStart, calls), Allocated.perCall(allocatedStart, allocatedEnd, calls), gcEnd.since(gcStart),
+                jit == null ? "jit: not shown" : "jit: " + jit.between(jitStart, jitEnd));
     }
 
     /**

@@ -45,6 +45,7 @@ public final class JcaCli extends Subcommand {
     static final List<Integer> DEFAULT_CALLERS = List.of(1, 4, 16, 64, 256, 1024, 4096);
     static final double DEFAULT_SECONDS = 2.0;
     static final double DEFAULT_WARMUP_SECONDS = 0.5;
+    static final double DEFAULT_JIT_QUIET_SECONDS = 15;
     /** Signatures of signers checked after each run. */
     static final int CHECKED_SIGNERS = 32;
     /** Callers of the warm-up pass over every set before the first measurement. */
@@ -83,6 +84,11 @@ public final class JcaCli extends Subcommand {
             description = "unmeasured time before each level, and per set and operation in a warm-up pass before"
                     + " the first (default ${DEFAULT-VALUE})")
     double warmupSeconds = DEFAULT_WARMUP_SECONDS;
+
+    @Option(names = "--jit-quiet-seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
+            description = "after the warm-up pass, the most time per provider its load runs on at 1 and "
+                    + WARMUP_CALLERS + " callers until the JIT is quiet (default ${DEFAULT-VALUE})")
+    double jitQuietSeconds = DEFAULT_JIT_QUIET_SECONDS;
 
     @Option(names = "--rate", paramLabel = "R", converter = OptionTypes.Rate.class,
             description = "open loop only: calls arriving at R per second (no closed loop; default: half the closed"
@@ -142,6 +148,7 @@ public final class JcaCli extends Subcommand {
         List<Integer> levels = rate != null ? List.of() : callers == null ? DEFAULT_CALLERS : callers;
         long measure = (long) (seconds * 1e9);
         long warmup = (long) (warmupSeconds * 1e9);
+        long jitQuiet = (long) (jitQuietSeconds * 1e9);
 
         if (contenders.contains(Contender.DILITHIUM_GPU)) {
             String selection = SharedBatcher.openAndExplain();
@@ -157,6 +164,12 @@ public final class JcaCli extends Subcommand {
                 + " every call update(" + JcaLoad.MESSAGE_BYTES + " bytes) + sign()/verify()");
         out.println("open loop: calls arrive every 1/rate s at " + (rate == null ? "half the provider's peak"
                 : Format.rate(rate) + " per second") + "; latency from scheduled arrival to return");
+        JitActivity jit = JitActivity.ofThisJvm();
+        out.println("warm-up: per provider, a pass of " + WARMUP_CALLERS + " callers, " + Format.seconds(warmupSeconds)
+                + " per set and operation; then " + (jit == null
+                        ? "no wait for the JIT: this JVM shows no compiler work"
+                        : "each set, operation and style at 1 and " + WARMUP_CALLERS + " callers in turn, "
+                                + JitQuiet.rule(jit) + ", for at most " + Format.seconds(jitQuietSeconds)));
         out.println(Host.describe());
 
         List<Result> results = new ArrayList<>();
@@ -167,7 +180,8 @@ public final class JcaCli extends Subcommand {
                 continue;
             }
             try {
-                results.addAll(measure(c, sets, ops, styles, levels, rate, warmup, measure, notes, problems));
+                results.addAll(measure(c, sets, ops, styles, levels, rate, warmup, jitQuiet, measure, notes,
+                        problems));
             } catch (GeneralSecurityException e) {
                 problems.add("FAILED " + c.label + ": " + e);
             }
@@ -198,7 +212,8 @@ public final class JcaCli extends Subcommand {
     /** Measures one in-process contender over every set it has, each operation and style. */
     private static List<Result> measure(Contender c, List<ParameterSet> sets, List<Operation> ops,
                                         List<JcaLoad.Style> styles, List<Integer> levels, Double rate, long warmup,
-                                        long measure, List<String> notes, List<String> problems) throws Exception {
+                                        long jitQuiet, long measure, List<String> notes, List<String> problems)
+            throws Exception {
         SplittableRandom random = new SplittableRandom();
         List<Result> results = new ArrayList<>();
         Map<ParameterSet, JcaLoad> loads = new LinkedHashMap<>();
@@ -214,8 +229,15 @@ public final class JcaCli extends Subcommand {
                 pairs.add(keys);
                 loads.put(p, new JcaLoad(provider, p, keys, new byte[0], random));
             }
-            for (JcaLoad.Style style : styles) {
-                JcaLoad.warmUp(loads.values(), style, WARMUP_CALLERS, warmup);
+            if (!loads.isEmpty()) {
+                long start = System.nanoTime();
+                for (JcaLoad.Style style : styles) {
+                    JcaLoad.warmUp(loads.values(), style, WARMUP_CALLERS, warmup);
+                }
+                long pass = System.nanoTime() - start;
+                JitQuiet.Outcome quiet = JcaLoad.warmUntilQuiet(loads.values(), ops, styles, WARMUP_CALLERS, jitQuiet);
+                System.err.printf(Locale.ROOT, "[jca] %s warm-up: %.1f s (pass %.1f s, %d slices), %s%n", c.label,
+                        (System.nanoTime() - start) / 1e9, pass / 1e9, quiet.slices(), quiet.describe());
             }
             for (Map.Entry<ParameterSet, JcaLoad> e : loads.entrySet()) {
                 ParameterSet p = e.getKey();
@@ -262,6 +284,7 @@ public final class JcaCli extends Subcommand {
         }
         a.addAll(List.of("--seconds", String.valueOf(seconds)));
         a.addAll(List.of("--warmup-seconds", String.valueOf(warmupSeconds)));
+        a.addAll(List.of("--jit-quiet-seconds", String.valueOf(jitQuietSeconds)));
         return a;
     }
 
@@ -303,10 +326,10 @@ public final class JcaCli extends Subcommand {
             long[] inCalls = load.timeInCalls();
             double inCall = (inCalls[0] - inCallsBefore[0]) / 1e3 / Math.max(1, inCalls[1] - inCallsBefore[1]);
             System.err.printf(Locale.ROOT, "[jca] %s %s %s %s, %d callers: %,.0f ops/s; round trip %.0f µs, %.0f µs"
-                            + " of it in the call; %s%s; %s; %s%n", c.label, p, ThroughputCli.opName(op), style.label,
+                            + " of it in the call; %s%s; %s; %s; %s%n", c.label, p, ThroughputCli.opName(op), style.label,
                     levels.get(i), rates[i], levels.get(i) * 1e6 / rates[i], inCall,
                     before == null ? "" : RouteShare.snapshot().since(routesBefore) + "; " + RouteEstimates.of(p, op)
-                            + "; " + Anatomy.snapshot().since(before) + "; ", r.cpu(), r.allocated(), r.gc());
+                            + "; " + Anatomy.snapshot().since(before) + "; ", r.cpu(), r.allocated(), r.gc(), r.jit());
         }
         double peak = 0;
         for (double r : rates) {

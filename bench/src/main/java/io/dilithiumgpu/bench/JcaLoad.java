@@ -1,5 +1,6 @@
 package io.dilithiumgpu.bench;
 
+import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.MuHasher;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.Scheme;
@@ -10,6 +11,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.Provider;
 import java.security.Signature;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -181,6 +183,41 @@ final class JcaLoad {
             load.checkSigners(signing.callers(), CHECKED_AFTER_WARMUP);
             Callers.closedLoop(callers, load.verifiers(style), 0, nanos);
         }
+    }
+
+    /**
+     * After {@link #warmUp}: runs every operation of every load in every style, at 1 caller and at
+     * {@code callers} in turn, in slices until the JIT is quiet or {@code bound} nanoseconds have
+     * passed ({@link JitQuiet}). The pass runs at many callers only, and a provider's code for a lone
+     * caller (this one's direct route, say) may still be compiling when it ends. The signatures made
+     * are checked as in a measurement.
+     */
+    static JitQuiet.Outcome warmUntilQuiet(Collection<JcaLoad> loads, List<Operation> ops, List<Style> styles,
+                                           int callers, long bound) throws Exception {
+        record Slice(JcaLoad load, Operation op, Style style, int callers) {}
+        List<Slice> cycle = new ArrayList<>();
+        for (Style style : styles) {
+            for (JcaLoad load : loads) {
+                for (Operation op : ops) {
+                    cycle.add(new Slice(load, op, style, 1));
+                    cycle.add(new Slice(load, op, style, callers));
+                }
+            }
+        }
+        if (cycle.isEmpty()) {
+            throw new IllegalArgumentException("no load to warm up");
+        }
+        JitQuiet.Slices run = (index, nanos) -> {
+            Slice s = cycle.get(index);
+            if (s.op() == Operation.SIGN) {
+                Callers.ClosedLoopResult<Signer> signing =
+                        Callers.closedLoop(s.callers(), s.load().signers(s.style()), 0, nanos);
+                s.load().checkSigners(signing.callers(), CHECKED_AFTER_WARMUP);
+            } else {
+                Callers.closedLoop(s.callers(), s.load().verifiers(s.style()), 0, nanos);
+            }
+        };
+        return JitQuiet.warmUp(run, cycle.size(), bound, System::nanoTime, JitActivity.ofThisJvm());
     }
 
     /**

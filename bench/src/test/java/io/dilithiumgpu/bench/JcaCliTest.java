@@ -139,9 +139,13 @@ class JcaCliTest {
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         int exit = Cli.run(new String[] {"jca", "--providers", "DilithiumGPU,DilithiumGPU/cpu,SUN,BC",
             "--sets", "ML-DSA-44", "--style", "getInstance", "--callers", "2",
-            "--seconds", "0.03", "--warmup-seconds", "0.01", "--out", dir.toString()}, out, System.err);
+            "--seconds", "0.03", "--warmup-seconds", "0.01", "--jit-quiet-seconds", "0.02", "--out", dir.toString()},
+                out, System.err);
         String text = bytes.toString(StandardCharsets.UTF_8);
         assertEquals(Cli.OK, exit, text);
+        assertTrue(text.contains("\nwarm-up: per provider, a pass of 64 callers, 0.01 s per set and operation; then ")
+                && text.contains(JitActivity.ofThisJvm() == null ? "no wait for the JIT"
+                        : JitQuiet.rule(JitActivity.ofThisJvm()) + ", for at most 0.02 s\n"), text);
         boolean sun = Contender.SUN.provider(ParameterSet.ML_DSA_44) != null;
         String reference = sun ? "SUN" : "BC";
         for (String op : List.of("sign", "verify")) {
@@ -166,7 +170,8 @@ class JcaCliTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         int exit = Cli.run(new String[] {"jca", "--providers", "DilithiumGPU", "--sets", "ML-DSA-44",
-            "--rate", "1_000", "--seconds", "0.05", "--warmup-seconds", "0.01", "--out", dir.toString()},
+            "--rate", "1_000", "--seconds", "0.05", "--warmup-seconds", "0.01", "--jit-quiet-seconds", "0.02",
+            "--out", dir.toString()},
                 out, System.err);
         String text = bytes.toString(StandardCharsets.UTF_8);
         assertEquals(Cli.OK, exit, text);
