@@ -236,8 +236,9 @@ public final class JcaCli extends Subcommand {
                 }
                 long pass = System.nanoTime() - start;
                 JitQuiet.Outcome quiet = JcaLoad.warmUntilQuiet(loads.values(), ops, styles, WARMUP_CALLERS, jitQuiet);
-                System.err.printf(Locale.ROOT, "[jca] %s warm-up: %.1f s (pass %.1f s, %d slices), %s%n", c.label,
-                        (System.nanoTime() - start) / 1e9, pass / 1e9, quiet.slices(), quiet.describe());
+                System.err.printf(Locale.ROOT, "[jca] %s warm-up: %.1f s (pass %.1f s, %s), %s%n", c.label,
+                        (System.nanoTime() - start) / 1e9, pass / 1e9, Format.plural(quiet.slices(), "slice"),
+                        quiet.describe());
             }
             for (Map.Entry<ParameterSet, JcaLoad> e : loads.entrySet()) {
                 ParameterSet p = e.getKey();
