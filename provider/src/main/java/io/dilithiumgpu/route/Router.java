@@ -262,10 +262,12 @@ public final class Router implements RouterMXBean {
 
     /**
      * A call starts down {@code route}; returns the time to hand to {@link #ended}. A direct call of
-     * a virtual thread first yields its carrier to the virtual threads queued for one: a virtual
-     * thread keeps its carrier through back-to-back calls that never block, so without the yield
-     * the callers queued behind it would never run (nor be counted, see {@link #countCaller}). A
-     * platform thread is time-sliced by the OS and does not yield.
+     * a virtual thread first yields its carrier to the virtual threads queued for one while direct
+     * calls fill the cores: a virtual thread keeps its carrier through back-to-back calls that never
+     * block, so without the yield the callers queued behind it would never run (nor be counted, see
+     * {@link #countCaller}). With a core free a queued caller has a carrier already, and the yield
+     * would only move this one to another carrier, onto another core's cold caches. A platform
+     * thread is time-sliced by the OS and does not yield.
      */
     public long started(Route route) {
         if (route == Route.BATCH) {
@@ -274,7 +276,9 @@ public final class Router implements RouterMXBean {
         }
         countCaller();
         (route == Route.JDK ? jdkCount : directCount).increment();
-        yieldIfVirtual();
+        if (directRunning.get() >= cores) {
+            yieldIfVirtual();
+        }
         int running = directRunning.incrementAndGet();
         long now = clock.getAsLong();
         if (running >= cores) {
