@@ -11,8 +11,8 @@ import java.util.Map;
 final class RouteEstimates {
     private RouteEstimates() {}
 
-    /** For example {@code router: direct 251 µs, batch 540 µs, jdk 212 µs, core mean 262 µs, jdk mean
-     * 205 µs, 1 in flight} (a route not measured is left out). */
+    /** For example {@code router: direct 251 µs, batch 540 µs, jdk 212 µs, core engine 262 µs, jdk
+     * engine 205 µs, 1 in flight} (a route not measured is left out). */
     static String of(ParameterSet p, Operation op) {
         Router r = Router.shared();
         Map<String, Long> nanos = r.getEstimateNanos();
@@ -24,11 +24,11 @@ final class RouteEstimates {
             }
         }
         if (op == Operation.SIGN) {
-            Map<String, Long> means = r.getEngineMeanNanos();
+            Map<String, Long> costs = r.getEngineCostNanos();
             for (String engine : new String[] {"core", "jdk"}) {
-                Long n = means.get(p + " " + engine);
+                Long n = costs.get(p + " " + engine);
                 if (n != null) {
-                    s.append(String.format(Locale.ROOT, " %s mean %.0f µs,", engine, n / 1e3));
+                    s.append(String.format(Locale.ROOT, " %s engine %.0f µs,", engine, n / 1e3));
                 }
             }
         }

@@ -1,20 +1,25 @@
 package io.dilithiumgpu.route;
 
+import java.util.Arrays;
+
 /**
  * One signing engine's cost per signature over its recent calls, for choosing between this
- * provider's core and the JDK's ML-DSA ({@link RouteChoice#preferJdk}): the mean time of its last
- * {@value #BUCKETS} buckets of {@value #BUCKET} signatures and of the bucket filling now.
+ * provider's core and the JDK's ML-DSA ({@link RouteChoice#preferJdk}): the median of the means of
+ * its last {@value #BUCKETS} buckets of {@value #BUCKET} signatures (before the first bucket fills,
+ * the mean of the signatures so far).
  *
- * <p>Why a plain mean over about a hundred calls, where {@link Estimate} weights the last few: a
- * signature's time follows its rejection loop (about four attempts on average, often one, now and
- * then a dozen) and takes whatever collection or preemption lands in it. An average weighted to
- * the last eight calls swings by tens of percent from call to call, so that two engines a third
- * apart looked alike and took the calls in turns. A mean of a hundred varies by several percent,
- * and it charges an engine the collections its allocations cause, which are its cost.
+ * <p>Why means of buckets, where {@link Estimate} weights the last few calls: a signature's time
+ * follows its rejection loop (about four attempts on average, often one, now and then a dozen), so
+ * an average weighted to the last eight calls swung by tens of percent from call to call, and two
+ * engines a third apart looked alike and took the calls in turns. A bucket's mean varies by about a
+ * sixth. Why their median: a collection that holds every signature in flight for milliseconds
+ * lands in one engine's bucket, the engine in use's, whose buckets fill fastest; in a mean of the
+ * buckets it doubled that engine's cost and handed the calls to the slower one until the bucket
+ * left. The median passes over a bucket or two like it; collections frequent enough to slow most
+ * buckets of an engine still count against it.
  *
- * <p>A bucket whose mean is more than {@value #SHIFT_FACTOR} times the newest full bucket's, or
- * less than its share, is dropped when that one fills: the engine's code was cold then, or the host
- * was busier, and it says nothing of the engine now.
+ * <p>When a bucket fills at less than half the mean of an older one, the older one is dropped: the
+ * engine's code was cold then (not compiled yet), and it says nothing of the engine now.
  *
  * <p>Thread-safe; a sample costs an uncontended lock at the rate of direct signatures.
  */
@@ -22,13 +27,13 @@ final class EngineCost {
     /** Signatures per bucket. */
     static final int BUCKET = 32;
     /** Full buckets kept. */
-    static final int BUCKETS = 4;
+    static final int BUCKETS = 5;
     /** Signatures measured before the cost is known. */
     static final int MIN_SAMPLES = 16;
-    /** How far apart two buckets' means are for the older to be dropped. */
-    static final int SHIFT_FACTOR = 2;
+    /** How many times slower an older bucket is than a new one for the older to be dropped. */
+    static final int COLD_FACTOR = 2;
 
-    /** Sums of the full buckets, newest last; 0 for none. */
+    /** Sums of the full buckets, oldest first. */
     private final long[] full = new long[BUCKETS];
     private int fullCount;
     private long sum;
@@ -40,13 +45,11 @@ final class EngineCost {
         if (++count < BUCKET) {
             return;
         }
-        // Older buckets far from the new one's mean go; the rest shift down and the new one is kept.
         int kept = 0;
         long[] next = new long[BUCKETS];
         for (int i = Math.max(0, fullCount - (BUCKETS - 1)); i < fullCount; i++) {
-            long b = full[i];
-            if (b <= SHIFT_FACTOR * sum && sum <= SHIFT_FACTOR * b) {
-                next[kept++] = b;
+            if (full[i] <= COLD_FACTOR * sum) {
+                next[kept++] = full[i];
             }
         }
         next[kept++] = sum;
@@ -56,20 +59,18 @@ final class EngineCost {
         count = 0;
     }
 
-    /** The mean time per signature, or {@link RouteChoice#UNKNOWN} before {@value #MIN_SAMPLES} signatures. */
+    /** The cost per signature, or {@link RouteChoice#UNKNOWN} before {@value #MIN_SAMPLES} signatures. */
     synchronized long nanos() {
-        int n = count + fullCount * BUCKET;
-        if (n < MIN_SAMPLES) {
-            return RouteChoice.UNKNOWN;
+        if (fullCount == 0) {
+            return count < MIN_SAMPLES ? RouteChoice.UNKNOWN : Math.max(1, sum / count);
         }
-        long total = sum;
-        for (int i = 0; i < fullCount; i++) {
-            total += full[i];
-        }
-        return Math.max(1, total / n);
+        long[] sums = Arrays.copyOf(full, fullCount);
+        Arrays.sort(sums);
+        // The lower middle of an even count: a slow bucket does not move it.
+        return Math.max(1, sums[(fullCount - 1) / 2] / BUCKET);
     }
 
-    /** Signatures in the mean now. */
+    /** Signatures in the full buckets and the one filling. */
     synchronized int samples() {
         return count + fullCount * BUCKET;
     }

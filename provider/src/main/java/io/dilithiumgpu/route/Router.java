@@ -33,7 +33,7 @@ import javax.management.ObjectName;
  * without one; a direct engine passed over for the batch route is probed at once, one call at a
  * time, while its last call says it would win ({@link Estimate#claimProbe}), and measured again by
  * the next call when the calls in flight fall within the cores. Between the two signing engines
- * the choice follows their means over hundreds of signatures ({@link EngineCost}), and one
+ * the choice follows their costs over their last hundred-odd signatures ({@link EngineCost}), and one
  * signature in {@value RouteChoice#EXPLORE} goes to the engine passed over. The calls in flight are
  * sampled every {@value #SAMPLE_MILLIS} ms by one caller. With the CPU backend every call runs
  * direct and nothing is sampled.
@@ -518,7 +518,7 @@ public final class Router implements RouterMXBean {
     }
 
     @Override
-    public Map<String, Long> getEngineMeanNanos() {
+    public Map<String, Long> getEngineCostNanos() {
         Map<String, Long> out = new TreeMap<>();
         for (ParameterSet p : ParameterSet.values()) {
             for (int k : new int[] {CORE, JDK}) {

@@ -401,7 +401,7 @@ class RouterTest {
         warmUpBoth(r, 320 * MICROS, 210 * MICROS);
         sign(r, 1_000, 320 * MICROS, 210 * MICROS);
         assertEquals(160 - 160 / RouteChoice.EXPLORE, sign(r, 160, 320 * MICROS, 210 * MICROS));
-        assertEquals(Map.of("ML-DSA-44 core", 320 * MICROS, "ML-DSA-44 jdk", 210 * MICROS), r.getEngineMeanNanos());
+        assertEquals(Map.of("ML-DSA-44 core", 320 * MICROS, "ML-DSA-44 jdk", 210 * MICROS), r.getEngineCostNanos());
     }
 
     @Test
@@ -418,6 +418,22 @@ class RouterTest {
             toJdk += sign(r, 160, 320 * MICROS, jdk);
         }
         assertTrue(toJdk >= 20 * (160 - 2 * 160 / RouteChoice.EXPLORE), toJdk + " of 3200 to the JDK");
+    }
+
+    @Test
+    void aCollectionPausingManySignaturesAtOnceDoesNotHandTheCallsToTheSlowerEngine() {
+        Router r = router(false);
+        warmUpBoth(r, 320 * MICROS, 250 * MICROS);
+        sign(r, 1_000, 320 * MICROS, 250 * MICROS);
+        // Every 500 of the JDK's signatures, a collection holds 16 of them (the callers in flight) for 10 ms.
+        long[] jdk = new long[500];
+        java.util.Arrays.fill(jdk, 250 * MICROS);
+        java.util.Arrays.fill(jdk, 100, 116, 10_250 * MICROS);
+        int toJdk = 0;
+        for (int round = 0; round < 25; round++) {
+            toJdk += sign(r, 160, 320 * MICROS, jdk);
+        }
+        assertTrue(toJdk >= 25 * (160 - 2 * 160 / RouteChoice.EXPLORE), toJdk + " of 4000 to the JDK");
     }
 
     @Test
