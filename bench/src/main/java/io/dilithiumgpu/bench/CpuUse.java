@@ -1,12 +1,9 @@
 package io.dilithiumgpu.bench;
 
-import java.io.File;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -71,22 +68,10 @@ record CpuUse(long wallNanos, long processNanos, Map<Long, Sample> threads, Map<
     /** An OS thread's group (by its name, which Linux keeps to 15 characters), run and wait times. */
     record Sched(Group group, long runNanos, long waitNanos) {}
 
-    /** {@code /proc/self/task/*}'s schedstat by task id; empty where there is no such file. */
+    /** {@code /proc/self/task/*}'s schedstat by task id ({@link Tasks}); empty where there is no such file. */
     static Map<Long, Sched> readRunQueue() {
         Map<Long, Sched> out = new HashMap<>();
-        File[] tasks = new File("/proc/self/task").listFiles();
-        if (tasks == null) {
-            return out;
-        }
-        for (File t : tasks) {
-            try {
-                String comm = Files.readString(t.toPath().resolve("comm")).trim();
-                String[] f = Files.readString(t.toPath().resolve("schedstat")).trim().split("\\s+");
-                out.put(Long.parseLong(t.getName()), new Sched(Group.of(comm), Long.parseLong(f[0]), Long.parseLong(f[1])));
-            } catch (IOException | RuntimeException e) {
-                // The thread ended meanwhile, or the kernel has no schedstat: skip it.
-            }
-        }
+        Tasks.read().forEach((tid, t) -> out.put(tid, new Sched(Group.of(t.name()), t.runNanos(), t.waitNanos())));
         return out;
     }
 

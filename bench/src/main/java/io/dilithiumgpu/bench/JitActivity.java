@@ -1,10 +1,7 @@
 package io.dilithiumgpu.bench;
 
-import java.io.File;
-import java.io.IOException;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -68,21 +65,11 @@ record JitActivity(String label, LongSupplier reader) {
     /** The compiler threads' CPU nanoseconds, by task id; empty where Linux shows none. */
     static Map<Long, Long> compilerThreads() {
         Map<Long, Long> out = new HashMap<>();
-        File[] tasks = new File("/proc/self/task").listFiles();
-        if (tasks == null) {
-            return out;
-        }
-        for (File t : tasks) {
-            try {
-                if (!Files.readString(t.toPath().resolve("comm")).contains(COMPILER_THREAD)) {
-                    continue;
-                }
-                String[] f = Files.readString(t.toPath().resolve("schedstat")).trim().split("\\s+");
-                out.put(Long.parseLong(t.getName()), Long.parseLong(f[0]));
-            } catch (IOException | RuntimeException e) {
-                // The thread ended meanwhile, or the kernel has no schedstat: skip it.
+        Tasks.read().forEach((tid, t) -> {
+            if (t.name().contains(COMPILER_THREAD)) {
+                out.put(tid, t.runNanos());
             }
-        }
+        });
         return out;
     }
 
