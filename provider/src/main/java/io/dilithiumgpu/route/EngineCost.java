@@ -21,7 +21,8 @@ import java.util.Arrays;
  * <p>When a bucket fills at less than half the mean of an older one, the older one is dropped: the
  * engine's code was cold then (not compiled yet), and it says nothing of the engine now.
  *
- * <p>Thread-safe; a sample costs an uncontended lock at the rate of direct signatures.
+ * <p>Thread-safe. A sample takes a lock; the cost is read without one (it is worked out as a
+ * bucket fills, and read at the start of every signature the JDK covers).
  */
 final class EngineCost {
     /** Signatures per bucket. */
@@ -38,11 +39,16 @@ final class EngineCost {
     private int fullCount;
     private long sum;
     private int count;
+    /** {@link #nanos()}'s answer, as of the last sample. */
+    private volatile long cost = RouteChoice.UNKNOWN;
 
     /** Adds one signature's time. */
     synchronized void add(long nanos) {
         sum += Math.max(1, nanos);
         if (++count < BUCKET) {
+            if (fullCount == 0 && count >= MIN_SAMPLES) {
+                cost = Math.max(1, sum / count);
+            }
             return;
         }
         int kept = 0;
@@ -57,17 +63,15 @@ final class EngineCost {
         fullCount = kept;
         sum = 0;
         count = 0;
-    }
-
-    /** The cost per signature, or {@link RouteChoice#UNKNOWN} before {@value #MIN_SAMPLES} signatures. */
-    synchronized long nanos() {
-        if (fullCount == 0) {
-            return count < MIN_SAMPLES ? RouteChoice.UNKNOWN : Math.max(1, sum / count);
-        }
         long[] sums = Arrays.copyOf(full, fullCount);
         Arrays.sort(sums);
         // The lower middle of an even count: a slow bucket does not move it.
-        return Math.max(1, sums[(fullCount - 1) / 2] / BUCKET);
+        cost = Math.max(1, sums[(fullCount - 1) / 2] / BUCKET);
+    }
+
+    /** The cost per signature, or {@link RouteChoice#UNKNOWN} before {@value #MIN_SAMPLES} signatures. */
+    long nanos() {
+        return cost;
     }
 
     /** Signatures in the full buckets and the one filling. */
