@@ -254,7 +254,7 @@ public final class Router implements RouterMXBean {
         EngineCost[] cost = engines[p.ordinal()];
         boolean jdk = RouteChoice.preferJdk(cost[CORE].nanos(), cost[JDK].nanos(), jdkInUse[p.ordinal()]);
         jdkInUse[p.ordinal()] = jdk;
-        // One signature in EXPLORE goes to the engine passed over, so that its mean keeps up with
+        // One signature in EXPLORE goes to the engine passed over, so that its cost keeps up with
         // the load, the JIT and the host: a cost of a few percent at most, where an engine judged
         // on stale or lucky samples costs a third (the JDK's intrinsics, or its allocations).
         return engineCalls[p.ordinal()]++ % RouteChoice.EXPLORE == RouteChoice.EXPLORE - 1 ? !jdk : jdk;
