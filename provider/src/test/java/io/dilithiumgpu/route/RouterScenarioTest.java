@@ -66,10 +66,8 @@ class RouterScenarioTest {
         int late = 0;
         long settled = now + Router.SAMPLE_MILLIS * MILLIS;
         for (int i = 0; i < callers; i++) {
-            Route route = decide(r, jdk);
+            Route route = call(r, jdk, c, ends, direct);
             direct += route == Route.BATCH ? 0 : 1;
-            long took = cost(c, route) * Math.max(1, (direct + CORES - 1) / CORES);
-            ends.add(new End(now + took, route, r.started(route)));
             calls++;
             batched += route == Route.BATCH ? 1 : 0;
         }
@@ -81,15 +79,25 @@ class RouterScenarioTest {
             if (now >= end) {
                 continue;
             }
-            Route route = decide(r, jdk);
+            Route route = call(r, jdk, c, ends, direct);
             direct += route == Route.BATCH ? 0 : 1;
-            long took = cost(c, route) * Math.max(1, (direct + CORES - 1) / CORES);
-            ends.add(new End(now + took, route, r.started(route)));
             calls++;
             batched += route == Route.BATCH ? 1 : 0;
             late += route == Route.BATCH && now >= settled ? 1 : 0;
         }
         return new Level(callers, calls, batched, late);
+    }
+
+    /**
+     * Routes one call and schedules its end: a direct call beside {@code direct} others shares the
+     * cores with them. Returns its route.
+     */
+    private Route call(Router r, boolean jdk, Costs c, PriorityQueue<End> ends, int direct) {
+        Route route = decide(r, jdk);
+        int running = direct + (route == Route.BATCH ? 0 : 1);
+        long took = cost(c, route) * Math.max(1, (running + CORES - 1) / CORES);
+        ends.add(new End(now + took, route, r.started(route)));
+        return route;
     }
 
     /** The last sampling interval of the warm-up: 64 threads call once each. */

@@ -266,8 +266,8 @@ final class DeviceSet implements AutoCloseable {
      */
     void run(ParameterSet params, Operation op, int n, byte[][] arrays, Pointer[] pinned, ByteBuffer[] views,
              TaskListener early, Object[] keys) {
-        boolean oneKey = keys != null && keys.length == 1 && n > 1;
-        ChunkPlan plan = ChunkPlan.of(n, op, pinned != null, early != null, config, loads(keys), oneKey);
+        ChunkPlan plan = ChunkPlan.of(n, op, pinned != null, early != null, config, loads(keys),
+                KeyedRun.oneKey(keys, n));
         List<Chunk> chunks = new ArrayList<>(plan.chunks());
         for (int i = 0; i < plan.chunks(); i++) {
             chunks.add(new Chunk(params, op, plan, i, arrays, pinned, views, early, keys));

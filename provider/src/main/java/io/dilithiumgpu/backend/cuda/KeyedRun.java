@@ -129,7 +129,12 @@ final class KeyedRun {
      */
     private static boolean oneKey(Chunk c) {
         int last = c.plan.chunks() - 1;
-        return c.keys.length == 1 && c.plan.first(last) + c.plan.count(last) > 1;
+        return oneKey(c.keys, c.plan.first(last) + c.plan.count(last));
+    }
+
+    /** Whether a call of {@code tasks} tasks with these key objects (or null) is of one-key records. */
+    static boolean oneKey(Object[] keys, int tasks) {
+        return keys != null && keys.length == 1 && tasks > 1;
     }
 
     /**
