@@ -31,9 +31,10 @@ import java.util.Arrays;
  * @param onCaller   whether the calling thread runs the first device's chunks itself on the
  *                   idle slots it claims (a call of several chunks, or a verification chunk: its
  *                   caller would otherwise wait for a worker to wake), handing every other
- *                   device's chunks to one of that device's workers, which does the same there,
- *                   so that the devices' launches run side by side; chunks that find no idle
- *                   slot are queued for the device's workers
+ *                   device's chunks to that device's workers, which do the same there, so that
+ *                   the devices' launches run side by side; a share of many chunks is dealt to
+ *                   several threads, the caller taking the first part ({@link LaunchSplit});
+ *                   chunks that find no idle slot are queued for the device's workers
  */
 record ChunkPlan(int[] bounds, int[] devices, Transfer transfer, boolean tellsEarly, boolean ordered,
                  boolean sleep, boolean onCaller) {

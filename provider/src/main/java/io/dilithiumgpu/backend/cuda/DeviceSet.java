@@ -29,12 +29,13 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * stream per partition).
  *
  * <p>One scheduling path, per device: each device has its own queue, served by its own slots'
- * workers, and a share of a call (the call's chunks on that device) runs on the idle slots of the
- * device that the thread running it claims, all launched before any is waited for; the chunks
- * that find no idle slot go to the device's queue. When the plan runs its chunks on the caller,
- * the caller runs the first device's share itself and hands each other device's share to that
- * device's queue first, so that the devices' launches run side by side rather than one device's
- * after another's from one thread; every other call's chunk goes to its device's queue.
+ * workers. A share of a call (the call's chunks on that device) is dealt to one or more threads
+ * ({@link LaunchSplit}), and each thread's part runs on the idle slots of the device that it
+ * claims, all launched before any is waited for; the chunks that find no idle slot go to the
+ * device's queue. When the plan runs its chunks on the caller, the caller runs the first part of
+ * the first device's share itself and hands every other part, of every device, to its device's
+ * queue first, so that the launches of several chunks run side by side rather than one after
+ * another from one thread; every other call's chunk goes to its device's queue.
  *
  * <p>Lifecycle: opened whole or not at all; {@link #close()} fails the chunks still queued,
  * lets each worker finish the chunks in hand, joins the workers and frees slots, modules and
@@ -43,7 +44,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 final class DeviceSet implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(DeviceSet.class.getName());
 
-    /** Chunks of one call on one device, adjacent in the call's plan. */
+    /** Chunks of one call on one device, in plan order: what one thread launches. */
     private record Share(List<Chunk> chunks) {}
 
     /** Tells a worker to stop: no call's share. */
@@ -244,9 +245,10 @@ final class DeviceSet implements AutoCloseable {
     }
 
     /**
-     * Runs {@code n} tasks of {@code op}: plans the call over the devices, hands each device's
-     * share to that device's workers, except the first one's, which runs on the calling thread when
-     * the plan says so ({@link ChunkPlan#onCaller}), and waits for all chunks.
+     * Runs {@code n} tasks of {@code op}: plans the call over the devices, deals each device's
+     * share to its launching threads ({@link LaunchSplit}), hands each part to that device's
+     * workers, except the first device's first part, which runs on the calling thread when the
+     * plan says so ({@link ChunkPlan#onCaller}), and waits for all chunks.
      *
      * @param arrays the caller's arrays in {@link BatchLayout} region order, status last (the only
      *               entry used when {@code pinned} is not null)
@@ -282,11 +284,14 @@ final class DeviceSet implements AutoCloseable {
                 while (to < chunks.size() && plan.device(to) == device) {
                     to++;
                 }
-                if (from == 0 && plan.onCaller()) {
-                    own = chunks.subList(from, to);
-                    ownDevice = device;
-                } else {
-                    queue(device, chunks.subList(from, to));
+                List<List<Chunk>> parts = LaunchSplit.deal(chunks.subList(from, to), slotCounts[device]);
+                for (int p = 0; p < parts.size(); p++) {
+                    if (from == 0 && p == 0 && plan.onCaller()) {
+                        own = parts.get(p);
+                        ownDevice = device;
+                    } else {
+                        queue(device, parts.get(p));
+                    }
                 }
             }
             if (!own.isEmpty()) {
@@ -341,7 +346,7 @@ final class DeviceSet implements AutoCloseable {
     }
 
     /**
-     * Runs {@code share}, chunks of one call on {@code device}, on the idle slots of the device it
+     * Runs {@code share}, one thread's chunks of one call on {@code device}, on the idle slots it
      * claims; queues those that find none for the device's workers first. A worker ({@code own}:
      * its slot; null on the caller's thread) that finds no idle slot queues all but the first and
      * runs that one on its own slot once it is free. Completes every chunk it runs, normally or

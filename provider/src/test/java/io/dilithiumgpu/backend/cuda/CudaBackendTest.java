@@ -212,6 +212,29 @@ class CudaBackendTest extends GpuBesideCpu {
         }
     }
 
+    /**
+     * A device's share of more chunks than one thread launches is dealt to several threads
+     * ({@link LaunchSplit}): the caller launches only its part of the first device's share, even
+     * with a slot idle for every chunk, and every result is the CPU's.
+     */
+    @Test
+    void aShareOfManyChunksIsLaunchedBySeveralThreads() {
+        CudaBackend fresh = GpuTests.openOrSkip(SMALL.toBuilder().streamsPerDevice(6).build());
+        try {
+            int devices = fresh.openDevices().deviceCount();
+            // Six chunks of at most a slot on each device: two threads, the caller's part three chunks.
+            Case c = new Case(ParameterSet.ML_DSA_44, 6 * SLOT_TASKS * devices - 5, 0x5EED_0018L);
+            c.checkOn(fresh);
+            c.checkInHostBuffers(fresh, fresh::allocateHost);
+            assertEquals(2 * 3 * 6 * devices, fresh.metrics().getChunkCount(), "keygen, sign and verify, twice");
+            long inline = fresh.metrics().getInlineChunkCount();
+            assertTrue(inline <= 2 * 3 * 3, "the caller launches 3 of its device's 6 chunks per call: " + inline);
+            assertTrue(fresh.healthy());
+        } finally {
+            fresh.close();
+        }
+    }
+
     /** A configuration that names a device opens that device alone, and its results are the CPU's. */
     @Test
     void aConfigurationThatNamesADeviceOpensThatOneAlone() {
