@@ -87,9 +87,9 @@ record ChunkPlan(int[] bounds, int[] devices, Transfer transfer, boolean tellsEa
     /**
      * As above, for a call whose tasks are all of one key ({@code oneKey}). Its verifications are
      * cut into chunks of a whole slot each: with the key cached a task moves only its signature
-     * and μ and the kernel runs several times faster, so a chunk's launch (its driver calls, one
-     * chunk after another from one thread) rather than its copies or its kernel sets the pace,
-     * and fewer launches end the call sooner.
+     * and μ and the kernel runs several times faster, so a chunk's launch (its driver calls, a
+     * few chunks after one another from each thread) rather than its copies or its kernel sets
+     * the pace, and fewer launches end the call sooner.
      */
     static ChunkPlan of(int n, Operation op, boolean pinned, boolean listener, CudaConfig config, DeviceLoads loads,
                         boolean oneKey) {

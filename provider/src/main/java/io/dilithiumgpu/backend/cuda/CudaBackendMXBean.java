@@ -32,8 +32,8 @@ public interface CudaBackendMXBean {
     /**
      * The host's part of {@link #getGpuNanos()} before the kernel runs: submitting a chunk's
      * uploads, its launch and (unless published) its download to the driver. A call of several
-     * chunks launches each device's one after another from one thread, so this is how late its
-     * last launch on a device comes.
+     * chunks launches a few of each device's one after another from each thread, so this is how
+     * late its last launches on a device come.
      */
     long getLaunchNanos();
 

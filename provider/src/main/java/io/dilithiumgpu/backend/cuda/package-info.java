@@ -33,12 +33,13 @@
  *
  * <p>Threads: a call is planned once ({@code ChunkPlan}): dealt to the devices in equal shares
  * (a call of one chunk to the least loaded device) and cut into chunks. A call of several chunks,
- * or of one verification chunk, runs its first device's share on its own thread, on the idle
- * slots it claims there, launching all before it waits for any, and hands each other device's
- * share to a worker of that device, which does the same there, so that the devices' launches
- * run side by side; every other chunk (a lone signing or key-generation chunk, as the batcher's
- * batches usually are) and any that finds no idle slot goes to its device's queue, which that
- * device's slots' worker threads serve, and the caller waits for it. The thread that finishes a
+ * or of one verification chunk, deals each device's share to one thread per few chunks
+ * ({@code LaunchSplit}), runs the first device's first part on its own thread, on the idle slots
+ * it claims there, launching all before it waits for any, and hands every other part to a worker
+ * of its device, which does the same there, so that the launches run side by side; every other
+ * chunk (a lone signing or key-generation chunk, as the batcher's batches usually are) and any
+ * that finds no idle slot goes to its device's queue, which that device's slots' worker threads
+ * serve, and the caller waits for it. The thread that finishes a
  * published chunk tells the call's listener of each task as it ends. Every thread that touches a device makes its
  * context current first ({@code cuCtxSetCurrent}). Streams are non-blocking, so the slots of one
  * GPU overlap their copies and kernels.
