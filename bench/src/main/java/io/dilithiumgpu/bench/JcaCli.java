@@ -5,27 +5,28 @@ import io.dilithiumgpu.batch.BatchConfig;
 import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.core.ParameterSet;
 
-import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
 
-import javax.security.auth.DestroyFailedException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.Provider;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
-import java.util.SplittableRandom;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -34,7 +35,9 @@ import java.util.stream.Collectors;
  * operation and call style: throughput with 1 to 4096 concurrent callers, each calling
  * {@code Signature.sign()} or {@code verify()} in a loop (closed loop); then latency percentiles
  * with calls arriving at half that provider's peak throughput on a fixed schedule (open loop),
- * measured from each call's scheduled arrival. The table adds, under each group, every provider's
+ * measured from each call's scheduled arrival. The providers are measured side by side, every one
+ * warmed up before the first cell, then level by level ({@link JcaSchedule}), so that the two
+ * numbers of a ratio are taken seconds apart. The table adds, under each group, every provider's
  * throughput as a ratio to the reference: SUN for ML-DSA (BouncyCastle where SUN has none), and
  * BouncyCastle for round 3.1 Dilithium.
  */
@@ -46,8 +49,6 @@ public final class JcaCli extends Subcommand {
     static final double DEFAULT_SECONDS = 2.0;
     static final double DEFAULT_WARMUP_SECONDS = 0.5;
     static final double DEFAULT_JIT_QUIET_SECONDS = 15;
-    /** Signatures of signers checked after each run. */
-    static final int CHECKED_SIGNERS = 32;
     /** Callers of the warm-up pass over every set before the first measurement. */
     static final int WARMUP_CALLERS = 64;
     static final String THROUGHPUT_CSV = "jca.csv";
@@ -94,6 +95,15 @@ public final class JcaCli extends Subcommand {
             description = "open loop only: calls arriving at R per second (no closed loop; default: half the closed"
                     + " loop's peak after it)")
     Double rate;
+
+    @Option(names = "--rounds", paramLabel = "N", converter = OptionTypes.PositiveCount.class,
+            description = "closed loop: N passes over the levels, each cell the median of its N (default"
+                    + " ${DEFAULT-VALUE}); each round's ratios go to standard error")
+    int rounds = 1;
+
+    /** The second JVM's mode ({@link CpuJcaProcess}): warm up, then measure the cells asked for on standard input. */
+    @Option(names = "--serve", hidden = true)
+    boolean serve;
 
     @Option(names = "--out", paramLabel = "DIR", description = "also write " + THROUGHPUT_CSV + " and " + LATENCY_CSV
             + " there")
@@ -149,6 +159,9 @@ public final class JcaCli extends Subcommand {
         long measure = (long) (seconds * 1e9);
         long warmup = (long) (warmupSeconds * 1e9);
         long jitQuiet = (long) (jitQuietSeconds * 1e9);
+        if (serve) {
+            return serve(sets, ops, styles, warmup, jitQuiet, measure, out);
+        }
 
         if (contenders.contains(Contender.DILITHIUM_GPU)) {
             String selection = SharedBatcher.openAndExplain();
@@ -157,40 +170,50 @@ public final class JcaCli extends Subcommand {
         }
         if (contenders.contains(Contender.DILITHIUM_GPU_CPU)) {
             out.println("dilithium-gpu jca: " + Contender.DILITHIUM_GPU_CPU.label + " in a second JVM with "
-                    + BatchConfig.BACKEND_PROPERTY + "=cpu, run after the others");
+                    + BatchConfig.BACKEND_PROPERTY + "=cpu, measuring one cell at a time on request (each JVM idle"
+                    + " while the other measures)");
         }
         out.println("closed loop: callers on " + Callers.threadKind() + "; style reuse: each caller has its own"
                 + " Signature and calls it in a loop; style getInstance: Signature.getInstance + init per call;"
                 + " every call update(" + JcaLoad.MESSAGE_BYTES + " bytes) + sign()/verify()");
         out.println("open loop: calls arrive every 1/rate s at " + (rate == null ? "half the provider's peak"
                 : Format.rate(rate) + " per second") + "; latency from scheduled arrival to return");
+        out.println("order: per set, operation and style, level by level, each provider's cell right after the"
+                + " other's, their order reversed at every other level" + (rounds == 1 ? ""
+                        : " and round; " + rounds + " rounds, each cell the median of its " + rounds)
+                + "; then each provider's open loop");
         JitActivity jit = JitActivity.ofThisJvm();
         out.println("warm-up: per provider, a pass of " + WARMUP_CALLERS + " callers, " + Format.seconds(warmupSeconds)
                 + " per set and operation; then " + (jit == null
                         ? "no wait for the JIT: this JVM shows no compiler work"
                         : "each set, operation and style at 1 and " + WARMUP_CALLERS + " callers in turn, "
-                                + JitQuiet.rule(jit) + ", for at most " + Format.seconds(jitQuietSeconds)));
+                                + JitQuiet.rule(jit) + ", for at most " + Format.seconds(jitQuietSeconds))
+                + "; every provider before the first cell");
         out.println(Host.describe());
 
         List<Result> results = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         List<String> notes = new ArrayList<>();
-        for (Contender c : contenders) {
-            if (c.separateProcess()) {
-                continue;
+        Map<Contender, JcaCells> cells = new EnumMap<>(Contender.class);
+        try {
+            for (Contender c : contenders) {
+                try {
+                    cells.put(c, c.separateProcess() ? CpuJcaProcess.start(childArgs(sets, ops, styles), notes)
+                            : InProcessJcaCells.open(c, c.label, sets, ops, styles, warmup, jitQuiet, measure, notes));
+                } catch (GeneralSecurityException | IOException e) {
+                    problems.add("FAILED " + c.label + ": " + e);
+                }
             }
-            try {
-                results.addAll(measure(c, sets, ops, styles, levels, rate, warmup, jitQuiet, measure, notes,
-                        problems));
-            } catch (GeneralSecurityException e) {
-                problems.add("FAILED " + c.label + ": " + e);
+            for (ParameterSet p : sets) {
+                for (Operation op : ops) {
+                    for (JcaLoad.Style style : styles) {
+                        results.addAll(measure(p, op, style, contenders, cells, levels, measure, problems));
+                    }
+                }
             }
-        }
-        if (contenders.contains(Contender.DILITHIUM_GPU_CPU)) {
-            try {
-                results.addAll(CpuJcaProcess.run(childArgs(sets, ops, styles, levels)));
-            } catch (WrongResultException e) {
-                problems.add("REFUSED " + Contender.DILITHIUM_GPU_CPU.label + ": " + e.getMessage());
+        } finally {
+            for (Contender c : List.copyOf(cells.keySet())) {
+                finish(c, cells, problems);
             }
         }
         results.sort(Comparator.comparing((Result r) -> sets.indexOf(r.set())).thenComparing(Result::op)
@@ -209,80 +232,137 @@ public final class JcaCli extends Subcommand {
         return problems.isEmpty() ? Cli.OK : Cli.FAILED;
     }
 
-    /** Measures one in-process contender over every set it has, each operation and style. */
-    private static List<Result> measure(Contender c, List<ParameterSet> sets, List<Operation> ops,
-                                        List<JcaLoad.Style> styles, List<Integer> levels, Double rate, long warmup,
-                                        long jitQuiet, long measure, List<String> notes, List<String> problems)
-            throws Exception {
-        SplittableRandom random = new SplittableRandom();
+    /**
+     * Measures one set, operation and style of every provider that has the set, in the order of
+     * {@link JcaSchedule}: each level's cells one right after another, {@link #rounds} times, each
+     * level's rate the median of its rounds; then each provider's open loop. A provider with a wrong
+     * result has no result here; one that fails is finished and measures nothing more.
+     */
+    private List<Result> measure(ParameterSet p, Operation op, JcaLoad.Style style, List<Contender> contenders,
+                                 Map<Contender, JcaCells> cells, List<Integer> levels, long measure,
+                                 List<String> problems) throws Exception {
+        List<Contender> providers = contenders.stream().filter(c -> cells.containsKey(c) && cells.get(c).has(p))
+                .toList();
+        Map<Contender, double[][]> rounds = new LinkedHashMap<>();
+        Set<Contender> refused = EnumSet.noneOf(Contender.class);
         List<Result> results = new ArrayList<>();
-        Map<ParameterSet, JcaLoad> loads = new LinkedHashMap<>();
-        List<KeyPair> pairs = new ArrayList<>();
-        try {
-            for (ParameterSet p : sets) {
-                Provider provider = c.provider(p);
-                if (provider == null) {
-                    notes.add(c.label + " " + p.algorithmName() + ": not measured: " + c.unavailable(p));
+        boolean closedDone = false;
+        for (JcaSchedule.Cell cell : JcaSchedule.of(providers, levels.size(), this.rounds)) {
+            Contender c = cell.provider();
+            if (cell.openLoop() && !closedDone) {
+                closedDone = true;
+                Map<Contender, double[][]> whole = new LinkedHashMap<>(rounds);
+                whole.keySet().removeAll(refused);
+                roundRatios(p, op, style, whole).forEach(System.err::println);
+            }
+            if (refused.contains(c) || !cells.containsKey(c)) {
+                continue;
+            }
+            try {
+                if (!cell.openLoop()) {
+                    rounds.computeIfAbsent(c, k -> new double[this.rounds][levels.size()])[cell.round()][cell.level()]
+                            = cells.get(c).closedLoop(p, op, style, levels.get(cell.level()));
                     continue;
                 }
-                KeyPair keys = KeyPairGenerator.getInstance(p.algorithmName(), provider).generateKeyPair();
-                pairs.add(keys);
-                loads.put(p, new JcaLoad(provider, p, keys, new byte[0], random));
-            }
-            if (!loads.isEmpty()) {
-                long start = System.nanoTime();
-                for (JcaLoad.Style style : styles) {
-                    JcaLoad.warmUp(loads.values(), style, WARMUP_CALLERS, warmup);
+                double[] rates = medians(rounds.getOrDefault(c, new double[1][0]));
+                double peak = 0;
+                for (double r : rates) {
+                    peak = Math.max(peak, r);
                 }
-                long pass = System.nanoTime() - start;
-                JitQuiet.Outcome quiet = JcaLoad.warmUntilQuiet(loads.values(), ops, styles, WARMUP_CALLERS, jitQuiet);
-                System.err.printf(Locale.ROOT, "[jca] %s warm-up: %.1f s (pass %.1f s, %s), %s%n", c.label,
-                        (System.nanoTime() - start) / 1e9, pass / 1e9, Format.plural(quiet.slices(), "slice"),
-                        quiet.describe());
-            }
-            for (Map.Entry<ParameterSet, JcaLoad> e : loads.entrySet()) {
-                ParameterSet p = e.getKey();
-                for (Operation op : ops) {
-                    for (JcaLoad.Style style : styles) {
-                        try {
-                            results.add(measure(e.getValue(), c, p, op, style, levels, rate, warmup, measure));
-                        } catch (WrongResultException wrong) {
-                            problems.add("REFUSED " + c.label + " " + p + " " + ThroughputCli.opName(op) + " "
-                                    + style.label + ": " + wrong.getMessage());
-                        }
-                        System.err.printf(Locale.ROOT, "[jca] %s %s %s %s done%n", c.label, p,
-                                ThroughputCli.opName(op), style.label);
-                    }
-                }
-            }
-        } finally {
-            for (KeyPair keys : pairs) {
-                try {
-                    keys.getPrivate().destroy();
-                } catch (DestroyFailedException e) {
-                    // Other providers' keys may not implement destroy(); ours must.
-                    if (c == Contender.DILITHIUM_GPU) {
-                        problems.add(keys.getPrivate().getAlgorithm() + " private key could not be destroyed: "
-                                + e.getMessage());
-                    }
-                }
+                // At least one call in the window: a closed loop too short for its first calls to end reads a peak of 0.
+                double arrivals = rate != null ? rate : Math.max(peak / 2, 1e9 / measure);
+                JcaCells.Latency l = cells.get(c).openLoop(p, op, style, arrivals);
+                results.add(new Result(p, op, style, c, levels, rates, l.rate(), l.calls(), l.p50(), l.p99(),
+                        l.p999(), l.max()));
+            } catch (WrongResultException wrong) {
+                refused.add(c);
+                problems.add("REFUSED " + c.label + " " + p + " " + ThroughputCli.opName(op) + " " + style.label
+                        + ": " + wrong.getMessage());
+            } catch (GeneralSecurityException | IOException e) {
+                problems.add("FAILED " + c.label + ": " + e);
+                finish(c, cells, problems);
             }
         }
+        System.err.printf(Locale.ROOT, "[jca] %s %s %s done%n", p, ThroughputCli.opName(op), style.label);
         return results;
     }
 
-    /** The second JVM's arguments: this run's selection, without providers and CSV directory. */
-    private List<String> childArgs(List<ParameterSet> sets, List<Operation> ops, List<JcaLoad.Style> styles,
-                                   List<Integer> levels) {
+    /** Finishes a provider's cells and forgets them, adding what went wrong to {@code problems}. */
+    private static void finish(Contender c, Map<Contender, JcaCells> cells, List<String> problems) {
+        JcaCells done = cells.remove(c);
+        try {
+            for (String problem : done.finish()) {
+                problems.add(c.label + ": " + problem);
+            }
+        } catch (Exception e) {
+            problems.add("FAILED " + c.label + ": " + e);
+        }
+    }
+
+    /** Each level's median over the rounds: {@code byRound[round][level]}. */
+    static double[] medians(double[][] byRound) {
+        double[] medians = new double[byRound[0].length];
+        for (int level = 0; level < medians.length; level++) {
+            double[] samples = new double[byRound.length];
+            for (int round = 0; round < byRound.length; round++) {
+                samples[round] = byRound[round][level];
+            }
+            medians[level] = Stats.median(samples);
+        }
+        return medians;
+    }
+
+    /**
+     * With more than one round, a line per round: each provider's rate at each level as a ratio to
+     * the reference's in the same round ({@link #reference}); none with one round or no reference.
+     *
+     * @param byRound each provider's rates, {@code [round][level]}, of every round
+     */
+    static List<String> roundRatios(ParameterSet p, Operation op, JcaLoad.Style style,
+                                    Map<Contender, double[][]> byRound) {
+        Contender ref = reference(p, byRound.keySet());
+        if (ref == null || byRound.get(ref).length < 2) {
+            return List.of();
+        }
+        double[][] base = byRound.get(ref);
+        List<String> lines = new ArrayList<>();
+        for (int round = 0; round < base.length; round++) {
+            List<String> parts = new ArrayList<>();
+            for (Map.Entry<Contender, double[][]> e : byRound.entrySet()) {
+                if (e.getKey() == ref) {
+                    continue;
+                }
+                StringBuilder part = new StringBuilder(e.getKey().label + " / " + ref.label);
+                for (int level = 0; level < base[round].length; level++) {
+                    part.append(' ').append(ratio(e.getValue()[round][level], base[round][level]));
+                }
+                parts.add(part.toString());
+            }
+            lines.add(String.format(Locale.ROOT, "[jca] %s %s %s round %d of %d: %s", p, ThroughputCli.opName(op),
+                    style.label, round + 1, base.length, String.join("; ", parts)));
+        }
+        return lines;
+    }
+
+    /** The second JVM's part of a run: {@link CpuJcaProcess#serve}, over this provider on the CPU backend. */
+    private static int serve(List<ParameterSet> sets, List<Operation> ops, List<JcaLoad.Style> styles, long warmup,
+                             long jitQuiet, long measure, PrintStream out) throws Exception {
+        String selection = SharedBatcher.openAndExplain();
+        System.err.println("[jca] " + Contender.DILITHIUM_GPU_CPU.label + " on backend "
+                + Engines.sharedBatcher().metrics().getBackend() + " (" + selection + ")");
+        List<String> notes = new ArrayList<>();
+        JcaCells cells = InProcessJcaCells.open(Contender.DILITHIUM_GPU, Contender.DILITHIUM_GPU_CPU.label, sets, ops,
+                styles, warmup, jitQuiet, measure, notes);
+        return CpuJcaProcess.serve(cells, sets, notes,
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), out);
+    }
+
+    /** The second JVM's arguments: this run's selection and times; it is asked for each level and rate. */
+    private List<String> childArgs(List<ParameterSet> sets, List<Operation> ops, List<JcaLoad.Style> styles) {
         List<String> a = new ArrayList<>();
         a.addAll(List.of("--sets", join(sets, ParameterSet::algorithmName)));
         a.addAll(List.of("--ops", join(ops, ThroughputCli::opName)));
         a.addAll(List.of("--style", join(styles, s -> s.label)));
-        if (rate != null) {
-            a.addAll(List.of("--rate", String.valueOf(rate)));
-        } else {
-            a.addAll(List.of("--callers", join(levels, String::valueOf)));
-        }
         a.addAll(List.of("--seconds", String.valueOf(seconds)));
         a.addAll(List.of("--warmup-seconds", String.valueOf(warmupSeconds)));
         a.addAll(List.of("--jit-quiet-seconds", String.valueOf(jitQuietSeconds)));
@@ -315,85 +395,19 @@ public final class JcaCli extends Subcommand {
         return OptionTypes.inOrder(ops);
     }
 
-    private static Result measure(JcaLoad load, Contender c, ParameterSet p, Operation op, JcaLoad.Style style,
-                                  List<Integer> levels, Double fixedRate, long warmup, long measure) throws Exception {
-        double[] rates = new double[levels.size()];
-        for (int i = 0; i < levels.size(); i++) {
-            Anatomy before = c == Contender.DILITHIUM_GPU ? Anatomy.snapshot() : null;
-            RouteShare routesBefore = c == Contender.DILITHIUM_GPU ? RouteShare.snapshot() : null;
-            long[] inCallsBefore = load.timeInCalls();
-            Callers.ClosedLoopResult<?> r = closedLoop(load, op, style, levels.get(i), warmup, measure);
-            rates[i] = r.opsPerSecond();
-            long[] inCalls = load.timeInCalls();
-            double inCall = (inCalls[0] - inCallsBefore[0]) / 1e3 / Math.max(1, inCalls[1] - inCallsBefore[1]);
-            System.err.printf(Locale.ROOT, "[jca] %s %s %s %s, %d callers: %,.0f ops/s; round trip %.0f µs, %.0f µs"
-                            + " of it in the call; %s%s; %s; %s; %s%n", c.label, p, ThroughputCli.opName(op), style.label,
-                    levels.get(i), rates[i], levels.get(i) * 1e6 / rates[i], inCall,
-                    before == null ? "" : RouteShare.snapshot().since(routesBefore) + "; " + RouteEstimates.of(p, op)
-                            + "; " + Anatomy.snapshot().since(before) + "; ", r.cpu(), r.allocated(), r.gc(), r.jit());
-        }
-        double peak = 0;
-        for (double r : rates) {
-            peak = Math.max(peak, r);
-        }
-        // At least one call in the window: a closed loop too short for its first calls to end reads a peak of 0.
-        double rate = fixedRate != null ? fixedRate : Math.max(peak / 2, 1e9 / measure);
-        CpuUse cpuBefore = CpuUse.snapshot();
-        long allocatedBefore = Allocated.now();
-        GcTime gcBefore = GcTime.now();
-        Anatomy before = c == Contender.DILITHIUM_GPU ? Anatomy.snapshot() : null;
-        Histogram latency = openLoop(load, op, style, rate, measure);
-        long allocatedAfter = Allocated.now();
-        long calls = latency.getTotalCount();
-        System.err.printf(Locale.ROOT, "[jca] %s %s %s %s, open loop at %,.0f/s: %,d calls; p50 %s, p99 %s, p99.9 %s,"
-                        + " max %s; %s%s; %s; %s%n", c.label, p, ThroughputCli.opName(op), style.label, rate, calls,
-                Format.millis(latency.getValueAtPercentile(50)), Format.millis(latency.getValueAtPercentile(99)),
-                Format.millis(latency.getValueAtPercentile(99.9)), Format.millis(latency.getMaxValue()),
-                before == null ? "" : Anatomy.snapshot().since(before) + "; ", CpuUse.snapshot().since(cpuBefore, calls),
-                Allocated.perCall(allocatedBefore, allocatedAfter, calls), GcTime.now().since(gcBefore));
-        return new Result(p, op, style, c, levels, rates, rate, (int) calls, latency.getValueAtPercentile(50),
-                latency.getValueAtPercentile(99), latency.getValueAtPercentile(99.9), latency.getMaxValue());
-    }
-
-    private static Callers.ClosedLoopResult<?> closedLoop(JcaLoad load, Operation op, JcaLoad.Style style, int callers,
-                                                          long warmup, long measure) throws Exception {
-        if (op == Operation.SIGN) {
-            Callers.ClosedLoopResult<JcaLoad.Signer> r =
-                    Callers.closedLoop(callers, load.signers(style), warmup, measure);
-            load.checkSigners(r.callers(), CHECKED_SIGNERS);
-            return r;
-        }
-        return Callers.closedLoop(callers, load.verifiers(style), warmup, measure);
-    }
-
-    private static Histogram openLoop(JcaLoad load, Operation op, JcaLoad.Style style, double rate, long duration)
-            throws Exception {
-        if (op == Operation.SIGN) {
-            List<JcaLoad.Signer> made = Collections.synchronizedList(new ArrayList<>());
-            Histogram latency = Callers.openLoop(rate, duration, () -> {
-                JcaLoad.Signer s = load.signers(style).create();
-                made.add(s);
-                return s;
-            });
-            synchronized (made) {
-                load.checkSigners(made, CHECKED_SIGNERS);
-            }
-            return latency;
-        }
-        return Callers.openLoop(rate, duration, load.verifiers(style));
-    }
-
     /**
      * The reference of a group's ratios: SUN for ML-DSA where it was measured, else BouncyCastle;
      * BouncyCastle for round 3.1. Null when the group has no reference.
      */
     static Contender reference(List<Result> group) {
-        boolean fips204 = group.get(0).set().isFips204();
-        for (Contender want : fips204 ? List.of(Contender.SUN, Contender.BC) : List.of(Contender.BC)) {
-            for (Result r : group) {
-                if (r.provider() == want) {
-                    return want;
-                }
+        return reference(group.get(0).set(), group.stream().map(Result::provider).toList());
+    }
+
+    /** The reference among the providers {@code measured} of {@code set}, as {@link #reference(List)}. */
+    static Contender reference(ParameterSet set, Collection<Contender> measured) {
+        for (Contender want : set.isFips204() ? List.of(Contender.SUN, Contender.BC) : List.of(Contender.BC)) {
+            if (measured.contains(want)) {
+                return want;
             }
         }
         return null;

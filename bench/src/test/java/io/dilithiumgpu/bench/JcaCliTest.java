@@ -7,12 +7,17 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -63,6 +68,8 @@ class JcaCliTest {
         assertEquals(Contender.BC, JcaCli.reference(List.of(OURS, bc)), "BC where SUN was not measured");
         assertEquals(Contender.BC, JcaCli.reference(List.of(BC_ROUND3)));
         assertNull(JcaCli.reference(List.of(OURS)));
+        assertEquals(Contender.BC, JcaCli.reference(ParameterSet.DILITHIUM2, List.of(Contender.SUN, Contender.BC)));
+        assertEquals(Contender.SUN, JcaCli.reference(ParameterSet.ML_DSA_87, List.of(Contender.BC, Contender.SUN)));
         assertEquals(3, JcaCli.groups(List.of(OURS, SUN, BC_ROUND3, OURS)).size());
     }
 
@@ -102,29 +109,60 @@ class JcaCliTest {
     }
 
     @Test
-    void theSecondJvmsCsvReadsBackAsItsResults(@TempDir Path dir) throws Exception {
-        Path throughput = dir.resolve("t.csv");
-        Path latency = dir.resolve("l.csv");
-        JcaCli.throughputCsv(List.of(OURS, BC_ROUND3)).write(throughput);
-        JcaCli.latencyCsv(List.of(OURS, BC_ROUND3)).write(latency);
-        List<JcaCli.Result> back = CpuJcaProcess.read(throughput, latency);
-        assertEquals(2, back.size());
-        for (int i = 0; i < 2; i++) {
-            JcaCli.Result want = List.of(OURS, BC_ROUND3).get(i);
-            JcaCli.Result got = back.get(i);
-            assertEquals(Contender.DILITHIUM_GPU_CPU, got.provider());
-            assertEquals(want.set(), got.set());
-            assertEquals(want.op(), got.op());
-            assertEquals(want.style(), got.style());
-            assertEquals(want.callers(), got.callers());
-            assertArrayEquals(want.opsPerSecond(), got.opsPerSecond());
-            assertEquals(want.arrivalRate(), got.arrivalRate());
-            assertEquals(want.calls(), got.calls());
-            assertEquals(want.p50(), got.p50());
-            assertEquals(want.p99(), got.p99());
-            assertEquals(want.p999(), got.p999());
-            assertEquals(want.max(), got.max());
-        }
+    void eachLevelIsTheMedianOfItsRounds() {
+        assertArrayEquals(new double[] {2, 25}, JcaCli.medians(new double[][] {{1, 30}, {2, 20}, {9, 25}}));
+        assertArrayEquals(new double[] {1.5}, JcaCli.medians(new double[][] {{1}, {2}}));
+        assertArrayEquals(new double[0], JcaCli.medians(new double[][] {{}}));
+    }
+
+    @Test
+    void eachRoundsRatiosAgainstTheReferenceOfTheSameRound() {
+        Map<Contender, double[][]> byRound = new LinkedHashMap<>();
+        byRound.put(Contender.DILITHIUM_GPU, new double[][] {{900, 12_000}, {1_000, 9_000}});
+        byRound.put(Contender.SUN, new double[][] {{1_800, 8_000}, {1_000, 10_000}});
+        byRound.put(Contender.BC, new double[][] {{450, 4_000}, {250, 2_500}});
+        assertEquals(List.of("[jca] ML-DSA-44 verify reuse round 1 of 2: DilithiumGPU / SUN 0.50× 1.50×;"
+                                + " BC / SUN 0.25× 0.50×",
+                        "[jca] ML-DSA-44 verify reuse round 2 of 2: DilithiumGPU / SUN 1.00× 0.90×; BC / SUN 0.25× 0.25×"),
+                JcaCli.roundRatios(ParameterSet.ML_DSA_44, Operation.VERIFY, JcaLoad.Style.REUSE, byRound));
+        assertEquals(List.of(), JcaCli.roundRatios(ParameterSet.ML_DSA_44, Operation.VERIFY, JcaLoad.Style.REUSE,
+                Map.of(Contender.DILITHIUM_GPU, new double[][] {{1}, {2}})), "no reference, no ratio");
+        assertEquals(List.of(), JcaCli.roundRatios(ParameterSet.ML_DSA_44, Operation.VERIFY, JcaLoad.Style.REUSE,
+                Map.of(Contender.DILITHIUM_GPU, new double[][] {{1}}, Contender.SUN, new double[][] {{2}})),
+                "one round: the table has its ratios");
+    }
+
+    @Test
+    void aLatencyCrossesToTheOtherJvmIntact() {
+        JcaCells.Latency l = new JcaCells.Latency(1234.5678901, 50, 1_500_000, 9_250_001, 15_000_000, 20_000_003);
+        assertEquals(l, CpuJcaProcess.decode(CpuJcaProcess.encode(l)));
+    }
+
+    /**
+     * The second JVM's side of the exchange, over BouncyCastle in this JVM: ready with the sets it
+     * has, a reply per request, a refusal for a wrong request's set, and the end of input ending it.
+     */
+    @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void theSecondJvmAnswersEachCellAsked() throws Exception {
+        List<String> notes = new ArrayList<>(List.of("a note\nover two lines"));
+        JcaCells cells = InProcessJcaCells.open(Contender.BC, "BC", List.of(ParameterSet.ML_DSA_44),
+                List.of(Operation.SIGN), List.of(JcaLoad.Style.REUSE), 10_000_000, 20_000_000, 30_000_000, notes);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        String requests = "CLOSED ML-DSA-44 sign reuse 2\nOPEN ML-DSA-44 sign reuse 1000.0\n";
+        int exit = CpuJcaProcess.serve(cells, List.of(ParameterSet.ML_DSA_44, ParameterSet.ML_DSA_65), notes,
+                new BufferedReader(new StringReader(requests)), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertEquals(Cli.OK, exit);
+        List<String> lines = List.of(bytes.toString(StandardCharsets.UTF_8).split("\n"));
+        assertEquals(4, lines.size(), lines.toString());
+        assertEquals("NOTE a note over two lines", lines.get(0));
+        assertEquals("READY ML-DSA-44", lines.get(1));
+        assertTrue(lines.get(2).startsWith("OPS ") && Double.parseDouble(lines.get(2).substring(4)) > 0, lines.get(2));
+        JcaCells.Latency l = CpuJcaProcess.decode(lines.get(3).substring("LATENCY ".length()));
+        assertEquals(1000.0, l.rate());
+        assertEquals(30, l.calls(), "0.03 s at 1,000/s");
+        assertThrows(IllegalArgumentException.class, () -> CpuJcaProcess.answer(cells, "CLOSED ML-DSA-44 sign 2"));
+        assertThrows(IllegalArgumentException.class, () -> CpuJcaProcess.answer(cells, "RUN ML-DSA-44 sign reuse 2"));
     }
 
     /**
@@ -138,14 +176,18 @@ class JcaCliTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         int exit = Cli.run(new String[] {"jca", "--providers", "DilithiumGPU,DilithiumGPU/cpu,SUN,BC",
-            "--sets", "ML-DSA-44", "--style", "getInstance", "--callers", "2",
+            "--sets", "ML-DSA-44", "--style", "getInstance", "--callers", "2", "--rounds", "2",
             "--seconds", "0.03", "--warmup-seconds", "0.01", "--jit-quiet-seconds", "0.02", "--out", dir.toString()},
                 out, System.err);
         String text = bytes.toString(StandardCharsets.UTF_8);
         assertEquals(Cli.OK, exit, text);
         assertTrue(text.contains("\nwarm-up: per provider, a pass of 64 callers, 0.01 s per set and operation; then ")
                 && text.contains(JitActivity.ofThisJvm() == null ? "no wait for the JIT"
-                        : JitQuiet.rule(JitActivity.ofThisJvm()) + ", for at most 0.02 s\n"), text);
+                        : JitQuiet.rule(JitActivity.ofThisJvm()) + ", for at most 0.02 s;")
+                && text.contains("; every provider before the first cell\n"), text);
+        assertTrue(text.contains("\norder: per set, operation and style, level by level, each provider's cell right"
+                + " after the other's, their order reversed at every other level and round; 2 rounds, each cell the"
+                + " median of its 2; then each provider's open loop\n"), text);
         boolean sun = Contender.SUN.provider(ParameterSet.ML_DSA_44) != null;
         String reference = sun ? "SUN" : "BC";
         for (String op : List.of("sign", "verify")) {
