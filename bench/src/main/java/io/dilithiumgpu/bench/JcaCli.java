@@ -243,16 +243,17 @@ public final class JcaCli extends Subcommand {
                                  List<String> problems) throws Exception {
         List<Contender> providers = contenders.stream().filter(c -> cells.containsKey(c) && cells.get(c).has(p))
                 .toList();
-        Map<Contender, double[][]> rounds = new LinkedHashMap<>();
+        Map<Contender, double[][]> byRound = new LinkedHashMap<>();
         Set<Contender> refused = EnumSet.noneOf(Contender.class);
         List<Result> results = new ArrayList<>();
         boolean closedDone = false;
-        for (JcaSchedule.Cell cell : JcaSchedule.of(providers, levels.size(), this.rounds)) {
+        for (JcaSchedule.Cell cell : JcaSchedule.of(providers, levels.size(), rounds)) {
             Contender c = cell.provider();
             if (cell.openLoop() && !closedDone) {
                 closedDone = true;
-                Map<Contender, double[][]> whole = new LinkedHashMap<>(rounds);
+                Map<Contender, double[][]> whole = new LinkedHashMap<>(byRound);
                 whole.keySet().removeAll(refused);
+                whole.keySet().retainAll(cells.keySet());
                 roundRatios(p, op, style, whole).forEach(System.err::println);
             }
             if (refused.contains(c) || !cells.containsKey(c)) {
@@ -260,11 +261,11 @@ public final class JcaCli extends Subcommand {
             }
             try {
                 if (!cell.openLoop()) {
-                    rounds.computeIfAbsent(c, k -> new double[this.rounds][levels.size()])[cell.round()][cell.level()]
+                    byRound.computeIfAbsent(c, k -> new double[rounds][levels.size()])[cell.round()][cell.level()]
                             = cells.get(c).closedLoop(p, op, style, levels.get(cell.level()));
                     continue;
                 }
-                double[] rates = medians(rounds.getOrDefault(c, new double[1][0]));
+                double[] rates = medians(byRound.getOrDefault(c, new double[1][0]));
                 double peak = 0;
                 for (double r : rates) {
                     peak = Math.max(peak, r);
