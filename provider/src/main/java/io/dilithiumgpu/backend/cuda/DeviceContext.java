@@ -14,7 +14,9 @@ import jcuda.driver.CUmodule;
 import jcuda.driver.JCudaDriver;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 
 /**
@@ -43,6 +45,12 @@ final class DeviceContext implements AutoCloseable {
     /** The key cache's entry points per set; a set the module has none for is absent (its keys go uncached). */
     private final Map<ParameterSet, KeyedKernels> keyedKernels = new EnumMap<>(ParameterSet.class);
     private DeviceKeyCache keyCache;
+    /**
+     * Device addresses of the host buffers registered with the device set, by their pointer
+     * object: looked up once at registration, so that a chunk that reads or writes the caller's
+     * records in place makes no driver call to find them.
+     */
+    private final Map<Pointer, CUdeviceptr> mappedHost = Collections.synchronizedMap(new IdentityHashMap<>());
     private boolean closed;
 
     private DeviceContext(int ordinal, CUdevice device, CUcontext context, String description, int multiprocessors) {
@@ -198,6 +206,32 @@ final class DeviceContext implements AutoCloseable {
     void bind(String purpose) {
         CudaCall.check("cuCtxSetCurrent(device " + ordinal + ", " + purpose + ")",
                 () -> JCudaDriver.cuCtxSetCurrent(context));
+    }
+
+    /**
+     * Looks up and keeps this device's address of registered host memory {@code host}; when the
+     * driver maps none, chunks on that memory copy their records instead.
+     */
+    void mapHost(Pointer host) {
+        CUdeviceptr at = new CUdeviceptr();
+        try {
+            bind("cuMemHostGetDevicePointer");
+            CudaCall.check("cuMemHostGetDevicePointer(device " + ordinal + ")",
+                    () -> JCudaDriver.cuMemHostGetDevicePointer(at, host, 0));
+            mappedHost.put(host, at);
+        } catch (BackendException e) {
+            LOG.log(System.Logger.Level.DEBUG, "registered host memory not mapped: " + e.getMessage());
+        }
+    }
+
+    /** Forgets registered host memory {@code host} ({@link #mapHost}). */
+    void unmapHost(Pointer host) {
+        mappedHost.remove(host);
+    }
+
+    /** This device's address of registered host memory {@code host}, or null when it has none. */
+    CUdeviceptr mappedHost(Pointer host) {
+        return mappedHost.get(host);
     }
 
     int ordinal() { return ordinal; }

@@ -514,6 +514,9 @@ final class DeviceSet implements AutoCloseable {
             }
             return result == registered ? CUresult.CUDA_SUCCESS : result;
         });
+        for (DeviceContext d : devices) {
+            d.mapHost(address);
+        }
     }
 
     /** Undoes {@link #registerHost} unless the set is closed (its contexts then went with it); logs failures. */
@@ -522,6 +525,9 @@ final class DeviceSet implements AutoCloseable {
             if (closing) {
                 return;
             }
+        }
+        for (DeviceContext d : devices) {
+            d.unmapHost(address);
         }
         try {
             DeviceContext device = devices.get(0);

@@ -1,6 +1,5 @@
 package io.dilithiumgpu.backend.cuda;
 
-import io.dilithiumgpu.backend.BackendException;
 import jcuda.Pointer;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.JCudaDriver;
@@ -69,20 +68,17 @@ final class DirectTransfer implements RecordTransfer {
         List<BatchLayout.Region> regions = run.layout.regions();
         CUdeviceptr[] mapped = new CUdeviceptr[regions.size()];
         int statusIndex = regions.size() - 1;
-        try {
-            for (int r = 0; r < statusIndex; r++) {
-                BatchLayout.Region region = regions.get(r);
-                if (!region.input()) {
-                    CUdeviceptr at = new CUdeviceptr();
-                    Pointer from = c.pinned[r].withByteOffset((long) c.first * region.recordBytes());
-                    CudaCall.check("cuMemHostGetDevicePointer(" + region.name() + ", " + run.where + ")",
-                            () -> JCudaDriver.cuMemHostGetDevicePointer(at, from, 0));
-                    mapped[r] = at;
+        for (int r = 0; r < statusIndex; r++) {
+            BatchLayout.Region region = regions.get(r);
+            if (!region.input()) {
+                CUdeviceptr base = run.slot.device().mappedHost(c.pinned[r]);
+                if (base == null) {
+                    LOG.log(System.Logger.Level.DEBUG, "chunk runs unpublished: no device address for "
+                            + region.name() + ", " + run.where);
+                    return null;
                 }
+                mapped[r] = base.withByteOffset((long) c.first * region.recordBytes());
             }
-        } catch (BackendException e) {
-            LOG.log(System.Logger.Level.DEBUG, "chunk runs unpublished: " + e.getMessage());
-            return null;
         }
         mapped[statusIndex] = run.slot.hostBlockMapped().withByteOffset(run.layout.status().offset());
         return mapped;

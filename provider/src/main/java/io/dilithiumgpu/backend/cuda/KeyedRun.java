@@ -43,7 +43,28 @@ import java.util.Map;
  * <p>Belongs to the thread that holds the slot; {@link ChunkRun} calls it.
  */
 final class KeyedRun {
-    private static final System.Logger LOG = System.getLogger(KeyedRun.class.getName());
+    /**
+     * Up to this many tasks a verification chunk on registered host memory packs its records into
+     * the slot's pinned block and uploads them with one copy: a host copy of a few hundred KB
+     * costs less than a driver call per field.
+     */
+    static final int PACKED_TASKS = 64;
+
+    /** How a launch's per-task records reach the kernel. */
+    enum Inputs {
+        /**
+         * Read by the kernel where they lie, in the caller's registered memory, and the key
+         * references in the slot's mapped pinned block: nothing is uploaded and nothing secret
+         * enters device memory. Signing chunks whose keys are all cached: μ and rnd are a few
+         * dozen bytes a task.
+         */
+        IN_PLACE,
+        /** Packed into the slot's pinned block with the key references and uploaded with one copy. */
+        PACKED,
+        /** Copied straight from the caller's registered memory to the device block, a copy per field. */
+        PER_FIELD
+    }
+
     private final StreamSlot slot;
     private final Chunk c;
     private final String where;
@@ -61,6 +82,7 @@ final class KeyedRun {
     private KeyedTasks tasks;
     /** Launch position j runs task order[j] of the chunk; null: task order. */
     private int[] order;
+    private Inputs inputs;
     private long started;
     private long packed;
     private long submitted;
@@ -333,10 +355,11 @@ final class KeyedRun {
     }
 
     /**
-     * Uploads the chunk's key references and records, launches it on the cached keys and queues
-     * the download; a signing chunk on registered host memory whose plan publishes has the kernel
-     * write its signatures straight into the caller's records and its statuses into the slot's
-     * mapped pinned block, as a plain published chunk does, so that no download trails the launch.
+     * Lays the chunk's key references and records out for the kernel, launches it on the cached
+     * keys and queues what must come back. The records reach the kernel as {@link #inputs} says.
+     * Where the caller's records are in registered host memory, a signing chunk's kernel writes
+     * its signatures straight into them; its statuses, and every verification chunk's, go into the
+     * slot's mapped pinned block, so that nothing is downloaded after the launch.
      */
     private void launch() {
         int n = c.count;
@@ -353,104 +376,114 @@ final class KeyedRun {
         h.position(Math.toIntExact(keyOf.offset()));
         h.asIntBuffer().put(tasks.keyOf());
         List<Integer> fields = taskInputFields();
-        if (c.pinned == null) {
+        CUdeviceptr signaturesAt = c.op == Operation.SIGN && c.pinned != null
+                && c.plan.transfer() == ChunkPlan.Transfer.PUBLISHED ? mappedRecords(3) : null;
+        CUdeviceptr musAt = signaturesAt == null ? null : mappedRecords(1);
+        CUdeviceptr rndsAt = signaturesAt == null ? null : mappedRecords(2);
+        if (musAt != null && rndsAt != null && tasks.uncachedRecords() == 0) {
+            inputs = Inputs.IN_PLACE;
+        } else if (c.pinned == null || (c.op == Operation.VERIFY && n <= PACKED_TASKS)) {
+            inputs = Inputs.PACKED;
+            musAt = device(layout.part("mus"));
+            rndsAt = secret ? device(layout.part("rnds")) : null;
             for (int f : fields) {
-                KeyedLayout.Part part = partOf(f);
-                int size = part.recordBytes();
-                if (order == null) {
-                    h.put(Math.toIntExact(part.offset()), c.arrays[f], c.first * size, n * size);
-                } else {
-                    for (int j = 0; j < n; j++) {
-                        h.put(Math.toIntExact(part.offset() + (long) j * size), c.arrays[f], (c.first + order[j]) * size,
-                                size);
-                    }
-                }
+                pack(f, h);
             }
+        } else {
+            inputs = Inputs.PER_FIELD;
+            musAt = device(layout.part("mus"));
+            rndsAt = secret ? device(layout.part("rnds")) : null;
         }
         KeyedLayout.Part status = layout.status();
-        // A staged verification's statuses follow its inputs: marked unwritten here, they go up
-        // with them, in place of a device memset.
-        boolean statusStaged = c.pinned == null && !secret && status.offset() >= layout.inputBytes();
-        if (statusStaged) {
+        boolean statusMapped = signaturesAt != null || c.op == Operation.VERIFY;
+        if (statusMapped) {
             StreamSlot.fill(slot.host(), status.offset(), n, StreamSlot.UNWRITTEN);
         }
         packed = System.nanoTime();
-        long staged = c.pinned == null ? (statusStaged ? status.end() : layout.inputBytes()) : keyOf.end();
-        slot.submitCopies(on -> {
-            CudaCall.check("cuMemcpyHtoDAsync(" + staged + " bytes, " + where + ")",
-                    () -> JCudaDriver.cuMemcpyHtoDAsync(slot.deviceBlock(), slot.hostBlock(), staged, on));
-            if (c.pinned != null) {
-                for (int f : fields) {
-                    KeyedLayout.Part part = partOf(f);
-                    Pointer from = c.pinned[f].withByteOffset((long) c.first * part.recordBytes());
-                    CudaCall.check("cuMemcpyHtoDAsync(" + part.name() + ", " + part.bytes() + " bytes, " + where + ")",
-                            () -> JCudaDriver.cuMemcpyHtoDAsync(device(part), from, part.bytes(), on));
+        if (inputs != Inputs.IN_PLACE) {
+            long staged = inputs == Inputs.PACKED ? layout.inputBytes() : keyOf.end();
+            slot.submitCopies(on -> {
+                CudaCall.check("cuMemcpyHtoDAsync(" + staged + " bytes, " + where + ")",
+                        () -> JCudaDriver.cuMemcpyHtoDAsync(slot.deviceBlock(), slot.hostBlock(), staged, on));
+                if (inputs == Inputs.PER_FIELD) {
+                    for (int f : fields) {
+                        KeyedLayout.Part part = partOf(f);
+                        Pointer from = c.pinned[f].withByteOffset((long) c.first * part.recordBytes());
+                        CudaCall.check("cuMemcpyHtoDAsync(" + part.name() + ", " + part.bytes() + " bytes, " + where + ")",
+                                () -> JCudaDriver.cuMemcpyHtoDAsync(device(part), from, part.bytes(), on));
+                    }
                 }
-            }
-        }, c.plan.ordered(), c.plan.ordered() || secret ? slot.uploadEvent(c.plan.sleep()) : null, where);
-        CUdeviceptr signaturesAt = c.op == Operation.SIGN && c.pinned != null
-                && c.plan.transfer() == ChunkPlan.Transfer.PUBLISHED ? mappedSignatures() : null;
-        CUdeviceptr statusAt;
-        if (signaturesAt != null) {
+            }, c.plan.ordered(), c.plan.ordered() || secret ? slot.uploadEvent(c.plan.sleep()) : null, where);
+        }
+        if (statusMapped) {
             slot.resetScratch(where);
-            StreamSlot.fill(slot.host(), status.offset(), n, StreamSlot.UNWRITTEN);
-            statusAt = slot.hostBlockMapped().withByteOffset(status.offset());
         } else {
-            if (statusStaged) {
-                slot.resetScratch(where);
-            } else {
-                slot.resetStatusAndScratch(status.offset(), n, where);
-            }
-            statusAt = device(status);
+            slot.resetStatusAndScratch(status.offset(), n, where);
         }
         CUdeviceptr none = new CUdeviceptr();
         CUdeviceptr keysAt = tasks.uncachedRecords() > 0 ? device(keyPart) : none;
+        CUdeviceptr keyOfAt = inputs == Inputs.IN_PLACE ? slot.hostBlockMapped().withByteOffset(keyOf.offset())
+                : device(keyOf);
         CUdeviceptr slotsAt = tasks.cached() > 0 ? region.base() : none;
+        CUdeviceptr statusAt = statusMapped ? slot.hostBlockMapped().withByteOffset(status.offset()) : device(status);
         CUdeviceptr[] args = c.op == Operation.SIGN
-                ? new CUdeviceptr[] {keysAt, device(keyOf), slotsAt, device(layout.part("mus")),
-                        device(layout.part("rnds")),
+                ? new CUdeviceptr[] {keysAt, keyOfAt, slotsAt, musAt, rndsAt,
                         signaturesAt != null ? signaturesAt : device(layout.part("signatures")), statusAt}
-                : new CUdeviceptr[] {keysAt, device(keyOf), slotsAt, device(layout.part("mus")),
-                        device(layout.part("signatures")), statusAt};
+                : new CUdeviceptr[] {keysAt, keyOfAt, slotsAt, musAt, device(layout.part("signatures")), statusAt};
         slot.launch(region.kernels.keyed(secret), args, n, where);
-        if (signaturesAt != null) {
-            submitted = System.nanoTime();
-            return;
-        }
-        if (c.pinned == null) {
-            long from = layout.outputOffset();
-            CudaCall.check("cuMemcpyDtoHAsync(" + (layout.totalBytes() - from) + " bytes, " + where + ")",
-                    () -> JCudaDriver.cuMemcpyDtoHAsync(slot.hostBlock().withByteOffset(from),
-                            slot.deviceBlock().withByteOffset(from), layout.totalBytes() - from, slot.stream()));
-        } else {
-            if (c.op == Operation.SIGN) {
+        if (c.op == Operation.SIGN && signaturesAt == null) {
+            if (c.pinned == null) {
+                long from = layout.outputOffset();
+                CudaCall.check("cuMemcpyDtoHAsync(" + (layout.totalBytes() - from) + " bytes, " + where + ")",
+                        () -> JCudaDriver.cuMemcpyDtoHAsync(slot.hostBlock().withByteOffset(from),
+                                slot.deviceBlock().withByteOffset(from), layout.totalBytes() - from, slot.stream()));
+            } else {
                 KeyedLayout.Part sigs = layout.part("signatures");
                 Pointer to = c.pinned[3].withByteOffset((long) c.first * sigs.recordBytes());
                 CudaCall.check("cuMemcpyDtoHAsync(signatures, " + sigs.bytes() + " bytes, " + where + ")",
                         () -> JCudaDriver.cuMemcpyDtoHAsync(to, device(sigs), sigs.bytes(), slot.stream()));
+                CudaCall.check("cuMemcpyDtoHAsync(status, " + where + ")",
+                        () -> JCudaDriver.cuMemcpyDtoHAsync(slot.hostBlock().withByteOffset(status.offset()),
+                                device(status), n, slot.stream()));
             }
-            CudaCall.check("cuMemcpyDtoHAsync(status, " + where + ")",
-                    () -> JCudaDriver.cuMemcpyDtoHAsync(slot.hostBlock().withByteOffset(status.offset()),
-                            device(status), n, slot.stream()));
         }
         submitted = System.nanoTime();
     }
 
-    /**
-     * The device address of the chunk's signature records in the caller's registered memory, for
-     * the kernel to write them there; null when the driver maps none (they are then downloaded).
-     */
-    private CUdeviceptr mappedSignatures() {
-        CUdeviceptr at = new CUdeviceptr();
-        Pointer from = c.pinned[3].withByteOffset((long) c.first * c.params.signatureBytes());
-        try {
-            CudaCall.check("cuMemHostGetDevicePointer(signatures, " + where + ")",
-                    () -> JCudaDriver.cuMemHostGetDevicePointer(at, from, 0));
-        } catch (BackendException e) {
-            LOG.log(System.Logger.Level.DEBUG, "keyed chunk runs unpublished: " + e.getMessage());
-            return null;
+    /** Copies field f's records of the chunk into its part of the pinned block, in launch order. */
+    private void pack(int f, ByteBuffer h) {
+        KeyedLayout.Part part = partOf(f);
+        int size = part.recordBytes();
+        int n = c.count;
+        for (int j = 0, run; j < n; j += run) {
+            // Consecutive launch positions of consecutive tasks go in one copy.
+            run = 1;
+            while (j + run < n && task(j + run) == task(j) + run) {
+                run++;
+            }
+            int at = Math.toIntExact(part.offset() + (long) j * size);
+            int from = (c.first + task(j)) * size;
+            if (c.pinned == null) {
+                h.put(at, c.arrays[f], from, run * size);
+            } else {
+                h.put(at, c.views[f], from, run * size);
+            }
         }
-        return at;
+    }
+
+    /**
+     * The device address of this chunk's records of field f in the caller's registered memory,
+     * for the kernel to read or write them there; null when the driver maps none.
+     */
+    private CUdeviceptr mappedRecords(int f) {
+        CUdeviceptr base = slot.device().mappedHost(c.pinned[f]);
+        int size = switch (f) {
+            case 1 -> BatchAbi.MU_BYTES;
+            case 2 -> c.op == Operation.SIGN ? c.params.rndBytes() : c.params.signatureBytes();
+            case 3 -> c.params.signatureBytes();
+            default -> throw new IllegalArgumentException("field " + f);
+        };
+        return base == null ? null : base.withByteOffset((long) c.first * size);
     }
 
     /**
@@ -485,7 +518,7 @@ final class KeyedRun {
         long wipeStart = 0;
         try {
             slot.device().bind(where);
-            if (secret) {
+            if (secret && inputs != Inputs.IN_PLACE) {
                 CUevent uploaded = slot.uploadEvent(sleep);
                 CudaCall.check("cuEventSynchronize(upload, " + where + ")",
                         () -> JCudaDriver.cuEventSynchronize(uploaded));
@@ -585,8 +618,14 @@ final class KeyedRun {
                 if (keyPart.bytes() > 0) {
                     ranges.add(new long[] {keyPart.offset(), keyPart.bytes()});
                 }
-                ranges.add(new long[] {rnds.offset(), rnds.bytes()});
-                slot.wipeDevice(ranges, workspace, where, failure, c.plan.sleep());
+                if (inputs != Inputs.IN_PLACE) {
+                    ranges.add(new long[] {rnds.offset(), rnds.bytes()});
+                }
+                // Read in place, a chunk's secrets never entered the device block: only a failed
+                // launch's workspace is left to wipe.
+                if (!ranges.isEmpty() || failure != null) {
+                    slot.wipeDevice(ranges, workspace, where, failure, c.plan.sleep());
+                }
             } else if (failure != null && secret) {
                 // Failed before its launch was laid out: the expansion's packed keys may be anywhere in the blocks.
                 StreamSlot.zero(slot.host(), 0, slot.blockBytes());

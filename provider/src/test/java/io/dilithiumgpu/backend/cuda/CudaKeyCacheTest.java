@@ -450,6 +450,42 @@ class CudaKeyCacheTest extends GpuBesideCpu {
         }
     }
 
+    /**
+     * One-key verification on the heap and in pinned host buffers on either side of
+     * {@link KeyedRun#PACKED_TASKS} (records packed into the slot's block, or copied per field),
+     * with a forged signature and a forged μ among valid ones: the statuses come back through the
+     * slot's mapped block, each task's its own.
+     */
+    @Test
+    void oneKeyVerificationReportsEachTasksStatusAtEverySize() {
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        Keys keys = new Keys(p, 1, 0xCAC4E_20L);
+        SplittableRandom r = new SplittableRandom(20);
+        KeyHandle verifier = KeyHandle.ofPublicKey(p, keys.pk(0));
+        for (int n : new int[] {2, KeyedRun.PACKED_TASKS, KeyedRun.PACKED_TASKS + 1, 3 * KeyedRun.PACKED_TASKS}) {
+            byte[] sks = spread(keys.sk(0), p.privateKeyBytes(), new int[n]);
+            byte[] mus = random(r, n * 64);
+            byte[] sigs = cpuSign(p, n, sks, mus, random(r, n * p.rndBytes()))[0];
+            sigs[(n - 1) * p.signatureBytes() + 7] ^= 0x10;
+            mus[0] ^= 1;
+            byte[] expected = new byte[n];
+            expected[0] = TaskStatus.REJECTED;
+            expected[n - 1] = TaskStatus.REJECTED;
+            try (HostBuffer musIn = HostBufferFixtures.filled(gpu::allocateHost, mus);
+                 HostBuffer sigIn = HostBufferFixtures.filled(gpu::allocateHost, sigs)) {
+                for (int round = 0; round < 2; round++) {
+                    byte[] status = new byte[n];
+                    Arrays.fill(status, (byte) 7);
+                    gpu.run(BatchRecords.verify(verifier, n, mus, sigs, status));
+                    assertArrayEquals(expected, status, n + " tasks, heap, round " + round);
+                    Arrays.fill(status, (byte) 7);
+                    gpu.run(BatchRecords.verify(verifier, n, musIn, sigIn, status));
+                    assertArrayEquals(expected, status, n + " tasks, pinned, round " + round);
+                }
+            }
+        }
+    }
+
     /** A private key with an s1 coefficient out of range: INVALID_KEY as without the cache, and no slot. */
     private void anInvalidPrivateKeyIsNeverCached(ParameterSet p, byte[] sk, SplittableRandom r) {
         byte[] bad = sk.clone();
