@@ -47,7 +47,12 @@
  * <p>Secrets: seeds and private keys of key generation, private keys and ρ′/rnd of signing, and
  * the kernels' workspace. They exist in pinned and device memory only during their launch and are
  * zeroed after it, on success and failure alike; the caller's arrays are never copied elsewhere on
- * the Java heap.
+ * the Java heap. A signing chunk of cached keys on registered host memory ({@code KeyedRun}) has
+ * its kernel read rnd where the caller keeps it: no copy of it reaches device memory.
+ *
+ * <p>Registered host memory: its device address is looked up once per device when it is
+ * registered ({@code DeviceContext#mappedHost}), so that chunks that read or write it in place
+ * make no driver call to find it.
  *
  * <p>Errors: every driver call goes through {@code CudaCall}, which names the CUresult and the
  * operation in a {@link io.dilithiumgpu.backend.BackendException}. Synchronisation is
