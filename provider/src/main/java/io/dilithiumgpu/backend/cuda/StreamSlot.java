@@ -1,7 +1,6 @@
 package io.dilithiumgpu.backend.cuda;
 
 import io.dilithiumgpu.backend.BackendException;
-import jcuda.NativePointerObject;
 import jcuda.Pointer;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUevent;
@@ -61,6 +60,9 @@ final class StreamSlot implements AutoCloseable {
     private final CUdeviceptr deviceBlock = new CUdeviceptr();
     private final CUdeviceptr scratch = new CUdeviceptr();
     private final CUdeviceptr workspace = new CUdeviceptr();
+    /** Native memory of {@link #params}. */
+    private final Pointer paramBlock = new Pointer();
+    private KernelParams params;
     /** Recorded after each upload: secret inputs can leave the pinned block once it completes. */
     private final CUevent uploaded = new CUevent();
     /** {@link #uploaded} and the end of a chunk's work for chunks that sleep while they wait: blocking-sync events. */
@@ -132,6 +134,10 @@ final class StreamSlot implements AutoCloseable {
         host = hostBlock.getByteBuffer(0, blockBytes);
         CudaCall.check("cuMemHostGetDevicePointer(" + where + ")",
                 () -> JCudaDriver.cuMemHostGetDevicePointer(hostBlockMapped, hostBlock, 0));
+        take("cuMemHostAlloc(kernel parameters, " + where + ")",
+                () -> JCudaDriver.cuMemHostAlloc(paramBlock, KernelParams.BYTES, 0),
+                "cuMemFreeHost", () -> JCudaDriver.cuMemFreeHost(paramBlock));
+        params = new KernelParams(paramBlock);
         take("cuMemAlloc(" + blockBytes + " bytes, " + where + ")",
                 () -> JCudaDriver.cuMemAlloc(deviceBlock, blockBytes),
                 "cuMemFree(block)", () -> JCudaDriver.cuMemFree(deviceBlock));
@@ -347,20 +353,14 @@ final class StreamSlot implements AutoCloseable {
      */
     void launch(Kernel kernel, CUdeviceptr[] arrays, int tasks, String where) {
         KernelConfig cfg = kernel.config();
-        NativePointerObject[] args = new NativePointerObject[arrays.length + 3];
-        for (int r = 0; r < arrays.length; r++) {
-            args[r] = Pointer.to(arrays[r]);
-        }
-        args[arrays.length] = Pointer.to(new int[] {tasks});
-        args[arrays.length + 1] = Pointer.to(scratch);
-        args[arrays.length + 2] = Pointer.to(workspace);
         int grid = cfg.gridFor(tasks, device.multiprocessors());
         if (cfg.workspaceBytes(tasks, device.multiprocessors()) > workspaceBytes) {
             throw new IllegalStateException(kernel.name() + " needs more workspace than the slot holds");
         }
+        Pointer args = params.set(arrays, tasks, scratch, workspace);
         CudaCall.check("cuLaunchKernel(grid " + grid + ", block " + cfg.threads() + ", " + where + ")",
                 () -> JCudaDriver.cuLaunchKernel(kernel.function(), grid, 1, 1, cfg.threads(), 1, 1,
-                        cfg.sharedBytes(), stream, Pointer.to(args), null));
+                        cfg.sharedBytes(), stream, args, null));
     }
 
     /**
