@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import javax.management.JMException;
 import javax.management.ObjectName;
 
@@ -35,8 +36,10 @@ import javax.management.ObjectName;
  * the next call when the calls in flight fall within the cores. Between the two signing engines
  * the choice follows their costs over their last hundred-odd signatures ({@link EngineCost}), and one
  * signature in {@value RouteChoice#EXPLORE} goes to the engine passed over. The calls in flight are
- * sampled every {@value #SAMPLE_MILLIS} ms by one caller. With the CPU backend every call runs
- * direct and nothing is sampled.
+ * sampled every {@value #SAMPLE_MILLIS} ms by one caller. While direct calls fill the cores and more
+ * calls are in flight than cores, the rule's view of the load is not trusted: the other route is
+ * tried by the calls it completes per second, and the route that completes more keeps them
+ * ({@link SaturationTrial}). With the CPU backend every call runs direct and nothing is sampled.
  *
  * <p>Use: {@link #route} (or {@link #toJdk}) decides, {@link #started} and {@link #ended} bracket the
  * call. Thread-safe; a call costs a few volatile reads, a counter increment and two clock reads.
@@ -73,6 +76,8 @@ public final class Router implements RouterMXBean {
     private final EngineCost[][] engines;
     /** Per set, the signatures the JDK covers that were routed since start (counted racily; a hint). */
     private final int[] engineCalls = new int[ParameterSet.values().length];
+    /** [SIGN, VERIFY][set]: the other route's trial by throughput while the cores are full. */
+    private final SaturationTrial[][] trials;
 
     /** 0: not known yet; 1: the batcher runs on a GPU; 2: on the CPU. */
     private volatile int batchOnGpu;
@@ -83,8 +88,8 @@ public final class Router implements RouterMXBean {
     private final LongAdder endedCount = new LongAdder();
     /** Threads that ran a direct call since the sampling interval began (each counted once, see {@link #countCaller}). */
     private final LongAdder callersNow = new LongAdder();
-    /** The sampling interval a thread last counted itself in, per thread. */
-    private final ThreadLocal<int[]> lastInterval = ThreadLocal.withInitial(() -> new int[] {-1});
+    /** The sampling interval a thread last counted itself in, per thread (per caller, in a test). */
+    private final Supplier<int[]> lastInterval;
     /** The sampling interval, advanced at each sample. */
     private volatile int interval;
     private final AtomicLong sampledAt;
@@ -103,6 +108,16 @@ public final class Router implements RouterMXBean {
      * @param cores      the cores the process may use
      */
     Router(BooleanSupplier batchOnGpu, LongSupplier clock, int cores) {
+        this(batchOnGpu, clock, cores, ThreadLocal.withInitial(() -> new int[] {-1})::get);
+    }
+
+    /**
+     * As {@link #Router(BooleanSupplier, LongSupplier, int)}, with each caller's slot for the
+     * sampling interval it last counted itself in ({@code {-1}} at first): the current thread's, or a
+     * simulated caller's.
+     */
+    Router(BooleanSupplier batchOnGpu, LongSupplier clock, int cores, Supplier<int[]> callerSlot) {
+        this.lastInterval = callerSlot;
         this.batchOnGpuProbe = batchOnGpu;
         this.clock = clock;
         this.cores = cores;
@@ -127,6 +142,12 @@ public final class Router implements RouterMXBean {
         }
         this.sampledAt = new AtomicLong(clock.getAsLong());
         this.saturatedAt = sampledAt.get();
+        this.trials = new SaturationTrial[2][ParameterSet.values().length];
+        for (SaturationTrial[] byOp : trials) {
+            for (int i = 0; i < byOp.length; i++) {
+                byOp[i] = new SaturationTrial(sampledAt.get());
+            }
+        }
     }
 
     /**
@@ -198,6 +219,13 @@ public final class Router implements RouterMXBean {
         long batch = batchCost(e[BATCH], l, now);
         long direct = jdkCovers && op == Operation.SIGN ? fastest(e[CORE].nanos(), e[JDK].nanos()) : e[CORE].nanos();
         Route r = RouteChoice.choose(true, direct, batch, inFlight, cores);
+        SaturationTrial t = trial(op, p);
+        t.ruleChose(r);
+        Route imposed = t.imposed();
+        if (imposed != null) {
+            l.chose(imposed == Route.BATCH);
+            return imposed;
+        }
         l.chose(r == Route.BATCH);
         if (r == Route.BATCH && running < cores && probes(e[CORE], batch, now)) {
             return Route.DIRECT;
@@ -238,9 +266,13 @@ public final class Router implements RouterMXBean {
         long now = clock.getAsLong();
         if (batchOnGpu()) {
             sample(now);
+            Route imposed = trial(Operation.SIGN, p).imposed();
+            if (imposed == Route.BATCH) {
+                return false;
+            }
             long direct = fastest(e[CORE].nanos(), e[JDK].nanos());
             long batch = batchCost(e[BATCH], loaded(Operation.SIGN, p), now);
-            if (RouteChoice.choose(true, direct, batch, inFlight, cores) != Route.DIRECT) {
+            if (imposed == null && RouteChoice.choose(true, direct, batch, inFlight, cores) != Route.DIRECT) {
                 // route() probes the core; the JDK's engine is probed here, the only place it can be
                 return directRunning.get() < cores && probes(e[JDK], batch, now);
             }
@@ -328,6 +360,7 @@ public final class Router implements RouterMXBean {
                 took = took * cores / running;
             }
         }
+        trial(op, p).ended();
         Estimate estimate = estimates(op, p)[route == Route.DIRECT ? CORE : route == Route.JDK ? JDK : BATCH];
         if (op == Operation.SIGN && route != Route.BATCH && !estimate.warming()) {
             // Warm-up signatures stay out: they ran while the engine's code was being compiled.
@@ -362,6 +395,10 @@ public final class Router implements RouterMXBean {
 
     private LoadedRoundTrip loaded(Operation op, ParameterSet p) {
         return loaded[op == Operation.SIGN ? 0 : 1][p.ordinal()];
+    }
+
+    private SaturationTrial trial(Operation op, ParameterSet p) {
+        return trials[op == Operation.SIGN ? 0 : 1][p.ordinal()];
     }
 
     private boolean batchOnGpu() {
@@ -405,6 +442,12 @@ public final class Router implements RouterMXBean {
             inFlight = n;
             if (was > cores && n <= cores) {
                 expireDirect(now);
+            }
+            boolean coresFull = saturatedAt - last >= 0;
+            for (SaturationTrial[] byOp : trials) {
+                for (SaturationTrial t : byOp) {
+                    t.tick(now, coresFull, n, cores);
+                }
             }
         }
     }
@@ -497,6 +540,28 @@ public final class Router implements RouterMXBean {
     @Override
     public int getInFlight() {
         return inFlight;
+    }
+
+    @Override
+    public long getTrialCount() {
+        long n = 0;
+        for (SaturationTrial[] byOp : trials) {
+            for (SaturationTrial t : byOp) {
+                n += t.trials();
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public long getTrialsWon() {
+        long n = 0;
+        for (SaturationTrial[] byOp : trials) {
+            for (SaturationTrial t : byOp) {
+                n += t.won();
+            }
+        }
+        return n;
     }
 
 

@@ -26,6 +26,15 @@ public interface RouterMXBean {
     /** This provider's signatures and verifications in flight over every route, as last sampled. */
     int getInFlight();
 
+    /**
+     * Trials of the other route by the calls it completes, run while the cores were full
+     * ({@code SaturationTrial}), over every operation and set.
+     */
+    long getTrialCount();
+
+    /** Trials whose route completed more calls and took them over. */
+    long getTrialsWon();
+
 
     /**
      * The measured time per call in nanoseconds, by set, operation and route (for example

@@ -1,5 +1,6 @@
 package io.dilithiumgpu.route;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dilithiumgpu.backend.Operation;
@@ -7,6 +8,7 @@ import io.dilithiumgpu.core.ParameterSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.util.ArrayDeque;
 import java.util.PriorityQueue;
 
 /**
@@ -16,7 +18,8 @@ import java.util.PriorityQueue;
  * router's started and ended calls); at the end of the warm-up 64 threads call once each, as the
  * warm-up's virtual threads do in the router's last sampling interval. Then loads beyond the cores
  * (after 16 callers, 64 or 256), where a batched call's round trip depends on whether direct calls
- * fill the cores. Counts, no timing.
+ * fill the cores. Then virtual-thread callers beyond the cores, of which the router sees only those a
+ * carrier keeps while direct calls fill the cores ({@link #virtualLevel}). Counts, no timing.
  */
 class RouterScenarioTest {
     private static final long MICROS = 1_000;
@@ -123,9 +126,11 @@ class RouterScenarioTest {
         warmUpCallersCallOnce(r, warmUp.batch);
         Level[] levels = new Level[3];
         int[] callers = {1, 4, 16};
+        long trials = r.getTrialCount();
         for (int i = 0; i < callers.length; i++) {
             levels[i] = level(r, jdk, callers[i], 1_000 * MILLIS, later);
         }
+        assertEquals(trials, r.getTrialCount(), "no trial with no more callers than cores");
         return levels;
     }
 
@@ -227,5 +232,189 @@ class RouterScenarioTest {
     void beyondTheCoresVerificationsTheCoresEndSoonerStayDirect() {
         Level l = beyondTheCores(Operation.VERIFY, 64, 45 * MICROS, 350 * MICROS, 7 * MILLIS);
         assertTrue(l.batched <= 0.1 * l.calls, l.toString());
+    }
+
+    /** The simulated caller whose call the router sees now ({@link #virtualLevel}); 0 elsewhere. */
+    private int current;
+    /** When the callers from the {@link #keep}-th on stop ({@link #virtualLevel}). */
+    private long dropAt;
+    private int keep;
+    /** Per simulated caller, its slot for the router's count of callers per interval. */
+    private int[][] slots = {{-1}};
+
+    private Router virtualRouter() {
+        slots = new int[4_096][];
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = new int[] {-1};
+        }
+        return new Router(() -> true, () -> now, CORES, () -> slots[current]);
+    }
+
+    /** An event of {@link #virtualLevel}: at {@code at}, a carrier turns to its next caller, or a batched caller wakes. */
+    private record Step(long at, long seq, int carrier, int caller, boolean direct, long started) {}
+
+    /** Virtual callers' costs: a direct call's time on its carrier; a batched one's hand-off, round trips. */
+    private record VirtualCosts(long core, long handOff, long carrying, long saturated) {}
+
+    /**
+     * {@code callers} closed-loop virtual-thread callers of verification on {@code CORES} carriers for
+     * {@code nanos}, the calls of the last {@code countedNanos} counted. A carrier runs one caller at a
+     * time: a direct call holds it for {@code core}; then the caller goes to the back of the carrier's
+     * own queue, and the carrier takes its next caller from the common queue while its own holds
+     * fewer than {@code perCarrier}, else from its own. So while direct calls fill the cores only
+     * {@code perCarrier} callers per carrier ever run, and the router counts only those (as it
+     * counted 45 of 4,096 callers on 16 cores); the rest wait unseen. A batched call holds the
+     * carrier for {@code handOff}; its caller then parks until the round trip ends ({@code carrying},
+     * or {@code saturated} when every other carrier runs a direct call, whose completion waits for a
+     * carrier), and queues in the common queue for a carrier, where it ends its call and calls again.
+     * The callers from the {@code keep}-th on stop after {@code keptNanos}.
+     */
+    private Level virtualLevel(Router r, int callers, int perCarrier, long nanos, long countedNanos, VirtualCosts c) {
+        return virtualLevel(r, callers, perCarrier, nanos, countedNanos, c, callers, nanos);
+    }
+
+    private Level virtualLevel(Router r, int callers, int perCarrier, long nanos, long countedNanos, VirtualCosts c,
+                               int keep, long keptNanos) {
+        dropAt = now + keptNanos;
+        this.keep = keep;
+        long end = now + nanos;
+        long counted = end - countedNanos;
+        PriorityQueue<Step> steps = new PriorityQueue<>((a, b) ->
+                a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.seq, b.seq));
+        ArrayDeque<Integer> common = new ArrayDeque<>();
+        @SuppressWarnings("unchecked")
+        ArrayDeque<Integer>[] own = new ArrayDeque[CORES];
+        boolean[] idle = new boolean[CORES];
+        long[] batchStarted = new long[callers];
+        long[] ready = new long[callers];
+        int[] counts = new int[3];  // calls, batched, direct running
+        long[] seq = {0};
+        for (int i = 0; i < callers; i++) {
+            common.add(i);
+        }
+        for (int k = 0; k < CORES; k++) {
+            own[k] = new ArrayDeque<>();
+            idle[k] = true;
+        }
+        wakeIdle(r, idle, own, common, perCarrier, steps, seq, batchStarted, ready, counts, end, counted, c);
+        while (!steps.isEmpty()) {
+            Step s = steps.poll();
+            now = Math.max(now, s.at);
+            if (s.carrier < 0) {
+                common.add(s.caller);  // woken: its batch is done
+                wakeIdle(r, idle, own, common, perCarrier, steps, seq, batchStarted, ready, counts, end, counted, c);
+                continue;
+            }
+            if (s.direct) {
+                current = s.caller;
+                r.ended(Operation.VERIFY, P, Route.DIRECT, s.started);
+                counts[2]--;
+                if (now < end && (s.caller < keep || now < dropAt)) {
+                    own[s.carrier].add(s.caller);
+                }
+            }
+            next(r, s.carrier, idle, own, common, perCarrier, steps, seq, batchStarted, ready, counts, end, counted, c);
+        }
+        return new Level(callers, counts[0], counts[1], counts[1]);
+    }
+
+    private void wakeIdle(Router r, boolean[] idle, ArrayDeque<Integer>[] own, ArrayDeque<Integer> common,
+                          int perCarrier, PriorityQueue<Step> steps, long[] seq, long[] batchStarted, long[] ready,
+                          int[] counts, long end, long counted, VirtualCosts c) {
+        for (int k = 0; k < CORES && !common.isEmpty(); k++) {
+            if (idle[k]) {
+                next(r, k, idle, own, common, perCarrier, steps, seq, batchStarted, ready, counts, end, counted, c);
+            }
+        }
+    }
+
+    /** Carrier {@code k} takes its next caller, which ends its batched call if it has one and calls again. */
+    private void next(Router r, int k, boolean[] idle, ArrayDeque<Integer>[] own, ArrayDeque<Integer> common,
+                      int perCarrier, PriorityQueue<Step> steps, long[] seq, long[] batchStarted, long[] ready,
+                      int[] counts, long end, long counted, VirtualCosts c) {
+        while (true) {
+            Integer x = own[k].size() < perCarrier && !common.isEmpty() ? common.poll() : own[k].poll();
+            if (x == null) {
+                x = common.poll();
+            }
+            idle[k] = x == null;
+            if (x == null) {
+                return;
+            }
+            current = x;
+            if (ready[x] != 0) {
+                r.ended(Operation.VERIFY, P, Route.BATCH, batchStarted[x], ready[x]);
+                ready[x] = 0;
+            }
+            if (now >= end || x >= keep && now >= dropAt) {
+                continue;  // this caller stops; the carrier turns to the next
+            }
+            Route route = r.route(Operation.VERIFY, P);
+            long started = r.started(route);
+            if (now >= counted) {
+                counts[0]++;
+                counts[1] += route == Route.BATCH ? 1 : 0;
+            }
+            if (route == Route.BATCH) {
+                batchStarted[x] = started;
+                ready[x] = now + (counts[2] >= CORES - 1 ? c.saturated : c.carrying);
+                steps.add(new Step(ready[x], seq[0]++, -1, x, false, 0));
+                steps.add(new Step(now + c.handOff, seq[0]++, k, x, false, 0));
+            } else {
+                counts[2]++;
+                steps.add(new Step(now + c.core, seq[0]++, k, x, true, started));
+            }
+            return;
+        }
+    }
+
+    /** Verification: 45 µs of a core direct; batched, 20 µs of a carrier and a 2 ms round trip. */
+    private static final VirtualCosts VERIFY_VIRTUAL = new VirtualCosts(45 * MICROS, 20 * MICROS, 2 * MILLIS,
+            100 * MILLIS);
+
+    /** 16 platform callers for 1 s, as {@link #beyondTheCores} warms up: the direct route takes them. */
+    private Router stuckAfterSixteenCallers() {
+        Router r = virtualRouter();
+        loadLevel(r, Operation.VERIFY, 16, 1_000 * MILLIS, 0, VERIFY_VIRTUAL.core, 300 * MICROS, 7 * MILLIS);
+        return r;
+    }
+
+    /**
+     * 4,096 virtual callers after 16: the router counts 48 callers, under which a direct call's
+     * wait for a core looks shorter than the batch route's floor, and the batch route's refreshes wait
+     * for a carrier behind the direct calls; batched, the callers complete more than twice as many
+     * calls. The trial of the batch route finds it, and the batcher keeps the calls.
+     */
+    @Test
+    @Timeout(60)
+    void virtualCallersHiddenBehindDirectCallsAreFoundByTheTrialOfTheBatchRoute() {
+        Router r = stuckAfterSixteenCallers();
+        assertEquals(0, r.getTrialCount(), "16 callers on 16 cores: no trial");
+        Level l = virtualLevel(r, 4_096, 3, 1_000 * MILLIS, 500 * MILLIS, VERIFY_VIRTUAL);
+        long direct = 500 * MILLIS * CORES / VERIFY_VIRTUAL.core;
+        assertTrue(l.batched >= 0.95 * l.calls, l.toString());
+        assertTrue(l.calls >= 2 * direct, l + "; the cores alone: " + direct);
+        assertTrue(r.getTrialsWon() >= 1, "trials " + r.getTrialCount() + ", won " + r.getTrialsWon());
+    }
+
+    /**
+     * 64 virtual callers after 16: the batch route completes fewer calls than the cores, and each
+     * trial that finds it so waits twice as long for the next. Then 4,096 callers held by the
+     * batcher, of whom all but 64 stop at once: the direct route, tried against the held batcher,
+     * takes the calls back.
+     */
+    @Test
+    @Timeout(60)
+    void whereTheCoresCompleteMoreTheTrialsLoseAndBackOff() {
+        Router r = stuckAfterSixteenCallers();
+        Level l = virtualLevel(r, 64, 3, 4_000 * MILLIS, 2_000 * MILLIS, VERIFY_VIRTUAL);
+        assertTrue(l.batched <= 0.05 * l.calls, l.toString());
+        assertEquals(0, r.getTrialsWon());
+        assertTrue(r.getTrialCount() >= 3 && r.getTrialCount() <= 6, "trials in 4 s: " + r.getTrialCount());
+
+        r = stuckAfterSixteenCallers();
+        l = virtualLevel(r, 4_096, 3, 3_000 * MILLIS, 1_000 * MILLIS, VERIFY_VIRTUAL, 64, 1_000 * MILLIS);
+        assertTrue(l.batched <= 0.05 * l.calls, l.toString());
+        assertEquals(2, r.getTrialsWon(), "the batch route's trial won at 4,096 callers, the direct route's at 64");
     }
 }
