@@ -36,8 +36,9 @@ import javax.management.ObjectName;
  * the next call when the calls in flight fall within the cores. Between the two signing engines
  * the choice follows their costs over their last hundred-odd signatures ({@link EngineCost}), and one
  * signature in {@value RouteChoice#EXPLORE} goes to the engine passed over. The calls in flight are
- * sampled every {@value #SAMPLE_MILLIS} ms by one caller. While direct calls fill the cores and more
- * calls are in flight than cores, the rule's view of the load is not trusted: the other route is
+ * sampled every {@value #SAMPLE_MILLIS} ms by one caller. While direct calls fill the cores and
+ * there are more callers than cores (more calls in flight, or a batched call lately waited more
+ * than an interval for a core), the rule's view of the load is not trusted: the other route is
  * tried by the calls it completes per second, and the route that completes more keeps them
  * ({@link SaturationTrial}). With the CPU backend every call runs direct and nothing is sampled.
  *
@@ -49,6 +50,9 @@ public final class Router implements RouterMXBean {
     public static final String MBEAN_NAME = "io.dilithiumgpu:type=Router";
     static final long REFRESH_MILLIS = 50;
     static final long SAMPLE_MILLIS = 20;
+    /** How long a batched call's wait for a core longer than a sampling interval counts as callers hidden from the count. */
+    static final long STARVED_MILLIS = 1_000;
+    private static final long STARVED_NANOS = STARVED_MILLIS * 1_000_000;
     private static final long REFRESH_NANOS = REFRESH_MILLIS * 1_000_000;
     private static final long SAMPLE_NANOS = SAMPLE_MILLIS * 1_000_000;
     private static final System.Logger LOG = System.getLogger(Router.class.getName());
@@ -101,6 +105,13 @@ public final class Router implements RouterMXBean {
      * the batch route carrying the calls ({@link #ended(Operation, ParameterSet, Route, long, long)}).
      */
     private volatile long saturatedAt;
+    /**
+     * When a batched call last ended more than {@value #SAMPLE_MILLIS} ms after the backend had its
+     * outcome: its completion or its woken caller waited that long for a core, so that callers
+     * wait for one unseen (virtual threads queued for a carrier behind direct calls that never
+     * yield it), however few calls the count finds in flight.
+     */
+    private volatile long starvedAt;
 
     /**
      * @param batchOnGpu whether the batcher's backend is a GPU; asked once, when a call first needs it
@@ -142,6 +153,7 @@ public final class Router implements RouterMXBean {
         }
         this.sampledAt = new AtomicLong(clock.getAsLong());
         this.saturatedAt = sampledAt.get();
+        this.starvedAt = sampledAt.get() - STARVED_NANOS - 1;
         this.trials = new SaturationTrial[2][ParameterSet.values().length];
         for (SaturationTrial[] byOp : trials) {
             for (int i = 0; i < byOp.length; i++) {
@@ -349,6 +361,9 @@ public final class Router implements RouterMXBean {
         long now = clock.getAsLong();
         long took = (readyNanos != 0 && readyNanos - startedNanos > 0 ? readyNanos : now) - startedNanos;
         endedCount.increment();
+        if (route == Route.BATCH && readyNanos != 0 && now - readyNanos > SAMPLE_NANOS) {
+            starvedAt = now;
+        }
         if (route != Route.BATCH) {
             int running = directRunning.getAndDecrement();
             if (running >= cores) {
@@ -444,9 +459,10 @@ public final class Router implements RouterMXBean {
                 expireDirect(now);
             }
             boolean coresFull = saturatedAt - last >= 0;
+            boolean crowded = n > cores || now - starvedAt < STARVED_NANOS;
             for (SaturationTrial[] byOp : trials) {
                 for (SaturationTrial t : byOp) {
-                    t.tick(now, coresFull, n, cores);
+                    t.tick(now, coresFull, crowded, n <= cores);
                 }
             }
         }

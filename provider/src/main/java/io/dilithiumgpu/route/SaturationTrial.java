@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>The states, advanced by {@link #tick} at each sampling interval of the router:
  * <ul>
  *   <li><b>following</b> the rule. When the rule keeps the calls direct while direct calls fill the
- *       cores and more calls are in flight than cores, for {@value #STREAK} intervals, and the
+ *       cores and the callers are more than the cores (by the count, or because a batched call
+ *       waited long for a core: {@code Router.starvedAt}), for {@value #STREAK} intervals, and the
  *       back-off has passed, a trial of the batch route starts, against the rate of the last two
  *       intervals;</li>
  *   <li><b>trial</b>: every call takes the route tried for one interval (for the calls of the other
@@ -32,7 +33,7 @@ import java.util.concurrent.atomic.LongAdder;
  *       send the calls direct, the direct route is tried against the held one, with the same
  *       back-off.</li>
  * </ul>
- * With no more calls in flight than cores nothing is tried: there the rule sees every caller.
+ * With no more callers than cores nothing is tried: there the rule sees every caller.
  * A pause of the calls (no sample for {@value #IDLE_MILLIS} ms; outside a trial, also an interval
  * in which none ended) ends a trial or a hold and resets the back-off: the load that follows is a
  * new one. A trial's interval with no call ended only counts against the route tried.
@@ -123,11 +124,12 @@ final class SaturationTrial {
     /**
      * One sampling interval has ended at {@code now}.
      *
-     * @param coresFull whether direct calls filled the cores at some time in the interval
-     * @param inFlight  the calls in flight the router counted for the interval
-     * @param cores     the cores the process may use
+     * @param coresFull   whether direct calls filled the cores at some time in the interval
+     * @param crowded     whether there are more callers than cores, by the router's count or by
+     *                    the evidence of callers it cannot count
+     * @param withinCores whether the router counted no more calls in flight than cores
      */
-    synchronized void tick(long now, boolean coresFull, int inFlight, int cores) {
+    synchronized void tick(long now, boolean coresFull, boolean crowded, boolean withinCores) {
         long n = ended.sum();
         boolean idle = !ticked || now - tickAt > IDLE_MILLIS * MILLIS;
         boolean quiet = idle || n == tickEnded;
@@ -138,14 +140,14 @@ final class SaturationTrial {
                     backoff = MIN_BACKOFF_MILLIS * MILLIS;
                     nextTrialAt = now;
                 } else {
-                    streak = !ruleBatches && coresFull && inFlight > cores ? streak + 1 : 0;
+                    streak = !ruleBatches && coresFull && crowded ? streak + 1 : 0;
                     if (streak >= STREAK && now - nextTrialAt >= 0) {
                         start(Route.BATCH, n, now);
                     }
                 }
                 break;
             case HOLDING:
-                if (quiet || inFlight <= cores) {
+                if (quiet || withinCores) {
                     follow(now, quiet);
                 } else {
                     streak = ruleBatches ? 0 : streak + 1;

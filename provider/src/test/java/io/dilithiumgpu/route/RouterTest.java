@@ -262,6 +262,41 @@ class RouterTest {
         assertTrue(batched >= 98, "all but the direct estimate's refreshes: " + batched);
     }
 
+    /** One sampling interval in which 16 direct calls at once fill the cores; then the sample. */
+    private void coresFullOfDirectCalls(Router r) {
+        long[] started = new long[16];
+        for (int i = 0; i < started.length; i++) {
+            started[i] = r.started(Route.DIRECT);
+        }
+        now += 45 * MICROS;
+        for (long s : started) {
+            r.ended(Operation.VERIFY, P, Route.DIRECT, s);
+        }
+        now += Router.SAMPLE_MILLIS * 1_000_000;
+        r.route(Operation.VERIFY, P);
+    }
+
+    @Test
+    void aBatchedCallThatWaitedLongForACoreShowsCallersTheCountMisses() {
+        Router r = router(true);
+        for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
+            verify(r, 45 * MICROS, 300 * MICROS);
+        }
+        for (int i = 0; i < 20; i++) {
+            coresFullOfDirectCalls(r);
+        }
+        assertEquals(0, r.getTrialCount(), "no more calls in flight than cores: nothing to try");
+        long started = r.started(Route.BATCH);
+        long ready = now + 300 * MICROS;
+        now += (Router.SAMPLE_MILLIS + 10) * 1_000_000;  // its caller got a core 30 ms after its outcome
+        r.ended(Operation.VERIFY, P, Route.BATCH, started, ready);
+        for (int i = 0; i < SaturationTrial.STREAK; i++) {
+            coresFullOfDirectCalls(r);
+        }
+        assertEquals(1, r.getTrialCount(), "callers wait for a core unseen: the batch route is tried");
+        assertEquals(Route.BATCH, r.route(Operation.VERIFY, P));
+    }
+
     @Test
     void warmUpSamplesTakenBeforeTheJitAreForgotten() {
         Router r = router(true);

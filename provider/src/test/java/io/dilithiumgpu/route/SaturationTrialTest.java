@@ -28,11 +28,16 @@ class SaturationTrialTest {
 
     /** One interval in which {@code calls} ended, the cores full of direct calls or not. */
     private void interval(int calls, boolean coresFull, int inFlight) {
+        interval(calls, coresFull, inFlight, false);
+    }
+
+    /** As {@link #interval(int, boolean, int)}, with or without a batched call's long wait for a core lately. */
+    private void interval(int calls, boolean coresFull, int inFlight, boolean starved) {
         for (int i = 0; i < calls; i++) {
             trial.ended();
         }
         now += 20 * MILLIS;
-        trial.tick(now, coresFull, inFlight, CORES);
+        trial.tick(now, coresFull, inFlight > CORES || starved, inFlight <= CORES);
     }
 
     /** Direct calls fill the cores, the rule keeps them direct, 45 callers counted: 7,000 calls an interval. */
@@ -61,6 +66,16 @@ class SaturationTrialTest {
             assertNull(trial.imposed());
         }
         assertEquals(0, trial.trials());
+    }
+
+    @Test
+    void callersSeenOnlyByABatchedCallsWaitForACoreAreTried() {
+        trial.ruleChose(Route.DIRECT);
+        for (int i = 0; i < SaturationTrial.STREAK; i++) {
+            assertNull(trial.imposed());
+            interval(7_000, true, CORES, true);
+        }
+        assertEquals(Route.BATCH, trial.imposed());
     }
 
     @Test
