@@ -12,7 +12,8 @@ final class RouteEstimates {
     private RouteEstimates() {}
 
     /** For example {@code router: direct 251 µs, batch 540 µs, jdk 212 µs, core engine 262 µs, jdk
-     * engine 205 µs, 1 in flight} (a route not measured is left out). */
+     * engine 205 µs, 1 in flight, 3 trials (1 won)} (a route not measured is left out; the trials,
+     * since the process started, only once there was one). */
     static String of(ParameterSet p, Operation op) {
         Router r = Router.shared();
         Map<String, Long> nanos = r.getEstimateNanos();
@@ -32,6 +33,12 @@ final class RouteEstimates {
                 }
             }
         }
-        return s.append(' ').append(r.getInFlight()).append(" in flight").toString();
+        s.append(' ').append(r.getInFlight()).append(" in flight");
+        long trials = r.getTrialCount();
+        if (trials > 0) {
+            s.append(", ").append(trials).append(trials == 1 ? " trial (" : " trials (").append(r.getTrialsWon())
+                    .append(" won)");
+        }
+        return s.toString();
     }
 }
