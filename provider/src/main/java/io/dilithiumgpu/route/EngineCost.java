@@ -6,7 +6,8 @@ import java.util.Arrays;
  * One signing engine's cost per signature over its recent calls, for choosing between this
  * provider's core and the JDK's ML-DSA ({@link RouteChoice#preferJdk}): the median of the means of
  * its last {@value #BUCKETS} buckets of {@value #BUCKET} signatures (before the first bucket fills,
- * the mean of the signatures so far).
+ * the mean of the signatures so far); and whether that cost is current beside the other engine's
+ * ({@link #currentBeside}).
  *
  * <p>Why means of buckets, where {@link Estimate} weights the last few calls: a signature's time
  * follows its rejection loop (about four attempts on average, often one, now and then a dozen), so
@@ -20,6 +21,10 @@ import java.util.Arrays;
  *
  * <p>When a bucket fills at less than half the mean of an older one, the older one is dropped: the
  * engine's code was cold then (not compiled yet), and it says nothing of the engine now.
+ *
+ * <p>The cost of the engine not in use is current while its last bucket is recent, and began no
+ * earlier than the engine in use last dropped a cold one: the JIT that was compiling the one engine
+ * may have been compiling the other's code too, or holding a core from it.
  *
  * <p>Thread-safe. A sample takes a lock; the cost is read without one (it is worked out as a
  * bucket fills, and read at the start of every signature the JDK covers).
@@ -39,12 +44,24 @@ final class EngineCost {
     private int fullCount;
     private long sum;
     private int count;
+    /** When the first signature of the bucket filling ended. */
+    private long startedAt;
     /** {@link #nanos()}'s answer, as of the last sample. */
     private volatile long cost = RouteChoice.UNKNOWN;
+    /** When the last bucket filled and when its first signature ended, once {@link #filled}. */
+    private volatile long filledAt;
+    private volatile long filledFrom;
+    private volatile boolean filled;
+    /** When a filling bucket last dropped older ones as cold, once {@link #droppedCold}. */
+    private volatile long droppedColdAt;
+    private volatile boolean droppedCold;
 
-    /** Adds one signature's time. */
-    synchronized void add(long nanos) {
+    /** Adds one signature's time, ended at {@code now} (nanoseconds, as {@link System#nanoTime()}). */
+    synchronized void add(long nanos, long now) {
         sum += Math.max(1, nanos);
+        if (count == 0) {
+            startedAt = now;
+        }
         if (++count < BUCKET) {
             if (fullCount == 0 && count >= MIN_SAMPLES) {
                 cost = Math.max(1, sum / count);
@@ -53,11 +70,13 @@ final class EngineCost {
         }
         int kept = 0;
         long[] next = new long[BUCKETS];
-        for (int i = Math.max(0, fullCount - (BUCKETS - 1)); i < fullCount; i++) {
+        int first = Math.max(0, fullCount - (BUCKETS - 1));
+        for (int i = first; i < fullCount; i++) {
             if (full[i] <= COLD_FACTOR * sum) {
                 next[kept++] = full[i];
             }
         }
+        boolean cold = kept < fullCount - first;
         next[kept++] = sum;
         System.arraycopy(next, 0, full, 0, BUCKETS);
         fullCount = kept;
@@ -67,6 +86,23 @@ final class EngineCost {
         Arrays.sort(sums);
         // The lower middle of an even count: a slow bucket does not move it.
         cost = Math.max(1, sums[(fullCount - 1) / 2] / BUCKET);
+        filledAt = now;
+        filledFrom = startedAt;
+        filled = true;
+        if (cold) {
+            droppedColdAt = now;
+            droppedCold = true;
+        }
+    }
+
+    /**
+     * Whether this engine's cost is current beside {@code inUse}, the engine that signed while this
+     * one did not: a bucket of this one filled at {@code now - maxAgeNanos} or later, of signatures
+     * that ended no earlier than {@code inUse} last dropped a bucket as cold.
+     */
+    boolean currentBeside(EngineCost inUse, long now, long maxAgeNanos) {
+        return filled && now - filledAt <= maxAgeNanos
+                && (!inUse.droppedCold || filledFrom - inUse.droppedColdAt >= 0);
     }
 
     /** The cost per signature, or {@link RouteChoice#UNKNOWN} before {@value #MIN_SAMPLES} signatures. */

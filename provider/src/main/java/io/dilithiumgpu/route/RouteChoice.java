@@ -28,7 +28,10 @@ public final class RouteChoice {
 
     /** How much faster the engine not in use must measure to take the signatures over: 5 %. */
     static final double ENGINE_MARGIN = 0.05;
-    /** One signature in this many goes to the engine not in use, to keep its cost current. */
+    /**
+     * One signature in this many goes to the engine not in use while its cost is not current, to
+     * measure it again ({@code Router.toJdk}).
+     */
     static final int EXPLORE = 16;
 
     private RouteChoice() {}

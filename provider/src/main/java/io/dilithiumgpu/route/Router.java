@@ -34,13 +34,17 @@ import javax.management.ObjectName;
  * without one; a direct engine passed over for the batch route is probed at once, one call at a
  * time, while its last call says it would win ({@link Estimate#claimProbe}), and measured again by
  * the next call when the calls in flight fall within the cores. Between the two signing engines
- * the choice follows their costs over their last hundred-odd signatures ({@link EngineCost}), and one
- * signature in {@value RouteChoice#EXPLORE} goes to the engine passed over. The calls in flight are
- * sampled every {@value #SAMPLE_MILLIS} ms by one caller. While direct calls fill the cores and
- * there are more callers than cores (more calls in flight, or a batched call lately waited more
- * than an interval for a core), the rule's view of the load is not trusted: the other route is
- * tried by the calls it completes per second, and the route that completes more keeps them
- * ({@link SaturationTrial}). With the CPU backend every call runs direct and nothing is sampled.
+ * the choice follows their costs over their last hundred-odd signatures ({@link EngineCost}), and
+ * the engine passed over takes one signature in {@value RouteChoice#EXPLORE} while its cost is not
+ * current: until it has filled a bucket of them in the last {@value #ENGINE_REFRESH_MILLIS} ms
+ * ({@link EngineCost#currentBeside}). The calls in flight are sampled every
+ * {@value #SAMPLE_MILLIS} ms by one caller. While direct calls fill the cores and there are more
+ * callers than cores (more calls in flight, or a batched call lately waited more than an interval
+ * for a core), the rule's view of the load is not trusted: the other route is tried by the calls
+ * it completes per second, and the route that completes more keeps them ({@link SaturationTrial}).
+ * With the CPU backend every call runs direct, nothing is sampled or counted for the rule, no
+ * caller yields, and the two engines' estimates are measured only by the signatures the engine
+ * choice sends them: no refresh, for no rule reads them.
  *
  * <p>Use: {@link #route} (or {@link #toJdk}) decides, {@link #started} and {@link #ended} bracket the
  * call. Thread-safe; a call costs a few volatile reads, a counter increment and two clock reads.
@@ -53,8 +57,11 @@ public final class Router implements RouterMXBean {
     /** How long a batched call's wait for a core longer than a sampling interval counts as callers hidden from the count. */
     static final long STARVED_MILLIS = 1_000;
     private static final long STARVED_NANOS = STARVED_MILLIS * 1_000_000;
+    /** How long the engine passed over goes without signatures once it has filled a bucket of them. */
+    static final long ENGINE_REFRESH_MILLIS = 1_000;
     private static final long REFRESH_NANOS = REFRESH_MILLIS * 1_000_000;
     private static final long SAMPLE_NANOS = SAMPLE_MILLIS * 1_000_000;
+    private static final long ENGINE_REFRESH_NANOS = ENGINE_REFRESH_MILLIS * 1_000_000;
     private static final System.Logger LOG = System.getLogger(Router.class.getName());
 
     private static final ReentrantLock LOCK = new ReentrantLock();
@@ -288,20 +295,34 @@ public final class Router implements RouterMXBean {
                 // route() probes the core; the JDK's engine is probed here, the only place it can be
                 return directRunning.get() < cores && probes(e[JDK], batch, now);
             }
-        }
-        if (e[JDK].claim(now, REFRESH_NANOS)) {
+            // The batch rule weighs the engines' estimates: both are refreshed.
+            if (e[JDK].claim(now, REFRESH_NANOS)) {
+                return true;
+            }
+            if (e[CORE].claim(now, REFRESH_NANOS)) {
+                return false;
+            }
+        } else if (e[JDK].warming()) {
             return true;
-        }
-        if (e[CORE].claim(now, REFRESH_NANOS)) {
+        } else if (e[CORE].warming()) {
             return false;
         }
-        EngineCost[] cost = engines[p.ordinal()];
-        boolean jdk = RouteChoice.preferJdk(cost[CORE].nanos(), cost[JDK].nanos(), jdkInUse[p.ordinal()]);
-        jdkInUse[p.ordinal()] = jdk;
-        // One signature in EXPLORE goes to the engine passed over, so that its cost keeps up with
-        // the load, the JIT and the host: a cost of a few percent at most, where an engine judged
-        // on stale or lucky samples costs a third (the JDK's intrinsics, or its allocations).
-        return engineCalls[p.ordinal()]++ % RouteChoice.EXPLORE == RouteChoice.EXPLORE - 1 ? !jdk : jdk;
+        int set = p.ordinal();
+        boolean jdk = RouteChoice.preferJdk(engines[set][CORE].nanos(), engines[set][JDK].nanos(), jdkInUse[set]);
+        jdkInUse[set] = jdk;
+        // Now and then the engine passed over signs, so that its cost keeps up with the load, the
+        // JIT and the host: an engine judged on stale or lucky samples can cost a third (the JDK's
+        // intrinsics, or its allocations). A bucket of signatures a refresh interval is enough for
+        // that; one signature in EXPLORE throughout cost the callers a share of their time that
+        // grew with the gap between the engines.
+        EngineCost inUse = engines[set][jdk ? JDK : CORE];
+        EngineCost passedOver = engines[set][jdk ? CORE : JDK];
+        if (passedOver.currentBeside(inUse, now, ENGINE_REFRESH_NANOS)) {
+            return jdk;
+        }
+        int n = engineCalls[set] + 1;
+        engineCalls[set] = n >= RouteChoice.EXPLORE ? 0 : n;
+        return n >= RouteChoice.EXPLORE ? !jdk : jdk;
     }
 
     /**
@@ -311,21 +332,26 @@ public final class Router implements RouterMXBean {
      * block, so without the yield the callers queued behind it would never run (nor be counted, see
      * {@link #countCaller}). With a core free a queued caller has a carrier already, and the yield
      * would only move this one to another carrier, onto another core's cold caches. A platform
-     * thread is time-sliced by the OS and does not yield.
+     * thread is time-sliced by the OS and does not yield. The callers, the yield and the cores'
+     * saturation serve the rule between direct calls and the batcher: where the batcher is not
+     * known to run on a GPU (the CPU backend, or a pinned route) a call skips them.
      */
     public long started(Route route) {
         if (route == Route.BATCH) {
             batchCount.increment();
             return clock.getAsLong();
         }
-        countCaller();
+        boolean gpu = batchOnGpu == 1;
+        if (gpu) {
+            countCaller();
+        }
         (route == Route.JDK ? jdkCount : directCount).increment();
-        if (directRunning.get() >= cores) {
+        if (gpu && directRunning.get() >= cores) {
             yieldIfVirtual();
         }
         int running = directRunning.incrementAndGet();
         long now = clock.getAsLong();
-        if (running >= cores) {
+        if (gpu && running >= cores) {
             saturatedAt = now;
         }
         return now;
@@ -366,7 +392,7 @@ public final class Router implements RouterMXBean {
         }
         if (route != Route.BATCH) {
             int running = directRunning.getAndDecrement();
-            if (running >= cores) {
+            if (running >= cores && batchOnGpu == 1) {
                 saturatedAt = now;
             }
             // Platform threads beyond the cores share them: the estimate is a call's time on a core
@@ -379,7 +405,7 @@ public final class Router implements RouterMXBean {
         Estimate estimate = estimates(op, p)[route == Route.DIRECT ? CORE : route == Route.JDK ? JDK : BATCH];
         if (op == Operation.SIGN && route != Route.BATCH && !estimate.warming()) {
             // Warm-up signatures stay out: they ran while the engine's code was being compiled.
-            engines[p.ordinal()][route == Route.JDK ? JDK : CORE].add(took);
+            engines[p.ordinal()][route == Route.JDK ? JDK : CORE].add(took, now);
         }
         estimate.add(took, now);
         if (route == Route.BATCH) {

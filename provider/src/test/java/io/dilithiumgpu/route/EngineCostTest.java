@@ -3,12 +3,18 @@ package io.dilithiumgpu.route;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The signing engines' cost: the median of recent buckets' means, cold buckets dropped. */
 class EngineCostTest {
-    private static void add(EngineCost c, int n, long nanos) {
+    private long now = 1_000_000_000L;
+
+    /** Adds {@code n} signatures of {@code nanos} each, one after the other. */
+    private void add(EngineCost c, int n, long nanos) {
         for (int i = 0; i < n; i++) {
-            c.add(nanos);
+            now += nanos;
+            c.add(nanos, now);
         }
     }
 
@@ -17,7 +23,7 @@ class EngineCostTest {
         EngineCost c = new EngineCost();
         add(c, EngineCost.MIN_SAMPLES - 1, 100);
         assertEquals(RouteChoice.UNKNOWN, c.nanos());
-        c.add(260);
+        c.add(260, now);
         assertEquals(110, c.nanos());
     }
 
@@ -68,5 +74,34 @@ class EngineCostTest {
         assertEquals(200, c.nanos());
         add(c, EngineCost.BUCKET, 350);
         assertEquals(350, c.nanos());
+    }
+
+    @Test
+    void itsCostIsCurrentWhileItsLastBucketIsRecent() {
+        EngineCost c = new EngineCost();
+        EngineCost inUse = new EngineCost();
+        add(c, EngineCost.BUCKET - 1, 100);
+        assertFalse(c.currentBeside(inUse, now, Long.MAX_VALUE), "no bucket yet, though the cost is known");
+        add(c, 1, 100);
+        long filled = now;
+        add(c, EngineCost.BUCKET - 1, 100);
+        assertTrue(c.currentBeside(inUse, filled + 5_000, 5_000));
+        assertFalse(c.currentBeside(inUse, filled + 5_001, 5_000));
+        add(c, 1, 100);
+        assertTrue(c.currentBeside(inUse, now + 5_000, 5_000), "the next bucket");
+    }
+
+    @Test
+    void itsCostIsNotCurrentOnceTheEngineInUseDroppedAColdBucket() {
+        EngineCost c = new EngineCost();
+        EngineCost inUse = new EngineCost();
+        add(inUse, EngineCost.BUCKET, 2_000);
+        add(c, EngineCost.BUCKET, 3_000);
+        add(inUse, EngineCost.BUCKET, 1_500);
+        assertTrue(c.currentBeside(inUse, now, Long.MAX_VALUE), "a slower bucket drops nothing");
+        add(inUse, EngineCost.BUCKET, 200);
+        assertFalse(c.currentBeside(inUse, now, Long.MAX_VALUE), "the engine in use was cold: this one may have been");
+        add(c, EngineCost.BUCKET, 300);
+        assertTrue(c.currentBeside(inUse, now, Long.MAX_VALUE));
     }
 }
