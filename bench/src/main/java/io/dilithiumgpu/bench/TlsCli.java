@@ -1,6 +1,8 @@
 package io.dilithiumgpu.bench;
 
+import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.batch.Engines;
+import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.tls.MlDsaTls;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -157,10 +159,17 @@ public final class TlsCli extends Subcommand {
                 TlsLoad.Level l = load.run(n, (long) (warmupSeconds * 1e9), (long) (seconds * 1e9));
                 out.println(LEVEL + encode(l));
                 out.flush();
-                System.err.printf(Locale.ROOT, "[tls] %s %d clients: %.0f handshakes/s%n", c.label, n, l.perSecond());
+                System.err.printf(Locale.ROOT, "[tls] %s %d clients: %.0f handshakes/s%s%n", c.label, n, l.perSecond(),
+                        c == TlsLoad.Column.CUDA ? routerLine() : "");
             }
         }
         return Cli.OK;
+    }
+
+    /** The router's estimates for the set's signatures and verifications, as jca prints them per level. */
+    private String routerLine() {
+        ParameterSet p = ParameterSet.forName(set);
+        return "; sign " + RouteEstimates.of(p, Operation.SIGN) + "; verify " + RouteEstimates.of(p, Operation.VERIFY);
     }
 
     /** Starts the column's JVM and reads its report. */
