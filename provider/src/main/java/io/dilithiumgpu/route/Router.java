@@ -18,6 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 import javax.management.JMException;
 import javax.management.ObjectName;
 
@@ -586,26 +587,23 @@ public final class Router implements RouterMXBean {
 
     @Override
     public long getTrialCount() {
-        long n = 0;
-        for (SaturationTrial[] byOp : trials) {
-            for (SaturationTrial t : byOp) {
-                n += t.trials();
-            }
-        }
-        return n;
+        return sumOverTrials(SaturationTrial::trials);
     }
 
     @Override
     public long getTrialsWon() {
+        return sumOverTrials(SaturationTrial::won);
+    }
+
+    private long sumOverTrials(ToLongFunction<SaturationTrial> count) {
         long n = 0;
         for (SaturationTrial[] byOp : trials) {
             for (SaturationTrial t : byOp) {
-                n += t.won();
+                n += count.applyAsLong(t);
             }
         }
         return n;
     }
-
 
     @Override
     public Map<String, Long> getEstimateNanos() {
