@@ -10,12 +10,16 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.DrbgParameters;
 import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
 import java.security.KeyFactory;
 import java.security.KeyStore;
+import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
 import java.security.Provider;
+import java.security.SecureRandom;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
@@ -87,6 +91,18 @@ public final class MlDsaTls {
     /** A client that trusts servers whose chains lead to one of {@code trustAnchors}. */
     public static Builder client(Collection<X509Certificate> trustAnchors) {
         return new Builder(false).trust(trustAnchors);
+    }
+
+    /**
+     * The random generator of a context's handshakes (key shares, nonces, hedged signatures): the
+     * JDK's DRBG at 256-bit strength, reseeded from the system's entropy. Without one, BouncyCastle's
+     * JSSE takes its provider's {@code DEFAULT} generator, a single prediction-resistant instance
+     * for the whole process that reseeds on every call under one lock: a handshake makes dozens of
+     * such calls, so every handshake of the process queues on it once the cores are many.
+     */
+    static SecureRandom handshakeRandom() throws NoSuchAlgorithmException {
+        return SecureRandom.getInstance("DRBG", DrbgParameters.instantiation(256,
+                DrbgParameters.Capability.RESEED_ONLY, "dilithium-gpu tls".getBytes(StandardCharsets.US_ASCII)));
     }
 
     /** The providers every context shares: this provider and one BouncyCastle instance. */
@@ -206,7 +222,7 @@ public final class MlDsaTls {
                 KeyManager[] km = key == null ? new KeyManager[0] : new KeyManager[] {
                         new IdentityKeyManager(ownKey(key, Shared.ML_DSA), asBouncyCastle(chain))};
                 context.init(km, new TrustManager[] {new PathTrustManager(anchors, Shared.ML_DSA, Shared.BOUNCY_CASTLE)},
-                        null);
+                        handshakeRandom());
             }
             return new ConfiguredContext(context, settings);
         }

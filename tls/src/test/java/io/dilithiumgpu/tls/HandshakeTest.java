@@ -54,6 +54,24 @@ class HandshakeTest {
     }
 
     /**
+     * The contexts' handshakes draw from the JDK's DRBG at 256-bit strength, which reseeds only when
+     * due, not from BouncyCastle's process-wide generator that reseeds on every call under one lock.
+     */
+    @Test
+    void handshakesDrawFromADrbgOf256Bits() throws Exception {
+        java.security.SecureRandom random = MlDsaTls.handshakeRandom();
+        assertEquals("DRBG", random.getAlgorithm());
+        java.security.DrbgParameters.Instantiation p = (java.security.DrbgParameters.Instantiation) random.getParameters();
+        assertEquals(256, p.getStrength());
+        assertEquals(java.security.DrbgParameters.Capability.RESEED_ONLY, p.getCapability());
+        byte[] a = new byte[32];
+        byte[] b = new byte[32];
+        random.nextBytes(a);
+        random.nextBytes(b);
+        assertFalse(java.util.Arrays.equals(a, b));
+    }
+
+    /**
      * A server's chain, the same in every handshake, is parsed once per process: the client's
      * second handshake gets the same certificate objects, and still verifies every signature.
      */
