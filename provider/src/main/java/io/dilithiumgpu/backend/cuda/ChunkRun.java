@@ -102,7 +102,7 @@ final class ChunkRun {
         try {
             slot.device().bind(where);
             if (transfer.published() && c.early != null) {
-                stats.toldEarly(EarlyReporter.report(this));
+                stats.toldEarly(EarlyReporter.report(slot, c, layout.status().offset(), where));
             }
             if (layout.hasSecretInputs() && transfer.stagesInputs()) {
                 CudaCall.check("cuEventSynchronize(upload, " + where + ")",

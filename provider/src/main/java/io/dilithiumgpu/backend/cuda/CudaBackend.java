@@ -144,7 +144,8 @@ public final class CudaBackend implements Backend {
      * <p>Key caches ({@link BatchRecords#withCaches}) name each task's key object: signing and
      * verification chunks then use each GPU's device key cache ({@code DeviceKeyCache}): a key seen
      * before (or held twice by one chunk) is expanded once into device memory, and later tasks of
-     * it upload only μ, rnd or the signature. Such chunks tell no listener early. Records without
+     * it upload only μ, rnd or the signature; signing on them in this backend's pinned buffers is
+     * published and tells the listener of each task as it ends, as without caches. Records without
      * caches run as before.
      */
     @Override

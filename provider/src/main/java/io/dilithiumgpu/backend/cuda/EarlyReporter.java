@@ -13,7 +13,9 @@ import java.util.concurrent.locks.LockSupport;
  * the slot's mapped pinned block, while the launch runs, so that a caller gets its signature
  * after its own rejection loop, not after the launch's longest one. The kernel fenced each task's
  * outputs before its status (kernels-cuda schedule.cuh). A status the operation does not allow is
- * left to {@link StreamSlot#checkStatus}, which fails the chunk.
+ * left to the finishing thread's check of every status, which fails the chunk. Both kinds of
+ * published chunk use it: the plain one ({@link ChunkRun}) and the one on cached keys
+ * ({@link KeyedRun}), whose statuses lie in its own layout, in the caller's task order.
  */
 final class EarlyReporter {
     private static final System.Logger LOG = System.getLogger(EarlyReporter.class.getName());
@@ -32,20 +34,20 @@ final class EarlyReporter {
     private EarlyReporter() {}
 
     /**
-     * Records the slot's launch-ended event after the chunk's launch, then polls the chunk's
-     * status bytes until every task has one or the launch has ended, telling the listener of
-     * each task with a status its operation allows.
+     * Records the slot's launch-ended event after chunk {@code c}'s launch, then polls its status
+     * bytes (task {@code c.first + i}'s at {@code statusOffset + i} of the slot's pinned block)
+     * until every task has one or the launch has ended, telling the listener of each task with a
+     * status its operation allows.
      *
+     * @param where the chunk, for error messages
      * @return the tasks told
      * @throws BackendException when a driver call fails
      */
-    static int report(ChunkRun run) {
-        Chunk c = run.chunk;
-        StreamSlot slot = run.slot;
-        CudaCall.check("cuEventRecord(launch ended, " + run.where + ")",
+    static int report(StreamSlot slot, Chunk c, long statusOffset, String where) {
+        CudaCall.check("cuEventRecord(launch ended, " + where + ")",
                 () -> JCudaDriver.cuEventRecord(slot.launchEndedEvent(), slot.stream()));
         int n = c.count;
-        int base = Math.toIntExact(run.layout.status().offset());
+        int base = Math.toIntExact(statusOffset);
         boolean[] reported = new boolean[n];
         int left = n;
         int from = 0;
@@ -79,7 +81,7 @@ final class EarlyReporter {
             long now = System.nanoTime();
             if (now - queryAt >= 0) {
                 // Every status the launch writes is written once it has ended: one last scan.
-                ended = launchEnded(slot, run.where);
+                ended = launchEnded(slot, where);
                 queryAt = now + QUERY_NANOS;
                 if (ended) {
                     continue;

@@ -33,7 +33,10 @@ import java.util.Map;
  * L2, and unpacked back into task order. Records in registered host memory keep the caller's
  * order (they are copied straight from and to it; sorting them would cost a host copy of every
  * record). Outputs are downloaded after the launch, except the signatures and statuses of a
- * published signing chunk, which the kernel writes into host memory; no task is told early.
+ * published signing chunk, which the kernel writes into host memory, each status after its
+ * signature: its listener is told of each task as the status appears ({@link EarlyReporter}), as
+ * for a plain published chunk, so that a caller waits for its own rejection loop, not the launch's
+ * longest.
  *
  * <p>Secrets: the uncached private keys and the rnds are wiped from the pinned and device blocks
  * as in a plain chunk; the packed private keys an expansion read are wiped from both once it has
@@ -83,6 +86,11 @@ final class KeyedRun {
     /** Launch position j runs task order[j] of the chunk; null: task order. */
     private int[] order;
     private Inputs inputs;
+    /**
+     * Whether the kernel writes the signatures into the caller's mapped records and the statuses,
+     * each after its signature, into the slot's mapped pinned block, in task order.
+     */
+    private boolean published;
     private long started;
     private long packed;
     private long submitted;
@@ -395,6 +403,7 @@ final class KeyedRun {
             rndsAt = secret ? device(layout.part("rnds")) : null;
         }
         KeyedLayout.Part status = layout.status();
+        published = signaturesAt != null && order == null;
         boolean statusMapped = signaturesAt != null || c.op == Operation.VERIFY;
         if (statusMapped) {
             StreamSlot.fill(slot.host(), status.offset(), n, StreamSlot.UNWRITTEN);
@@ -504,9 +513,10 @@ final class KeyedRun {
     }
 
     /**
-     * Waits for the launch, checks every status, delivers the outputs and statuses into the
-     * caller's records, runs {@code outputsReady}, then wipes the run's secrets and releases its
-     * slots whatever happened; adds the chunk's times to {@code stats} when it succeeded.
+     * Waits for the launch (telling the chunk's listener of each task as it ends, when the chunk
+     * is published), checks every status, delivers the outputs and statuses into the caller's
+     * records, runs {@code outputsReady}, then wipes the run's secrets and releases its slots
+     * whatever happened; adds the chunk's times to {@code stats} when it succeeded.
      *
      * @throws BackendException on a CUDA error or a status the operation does not allow
      */
@@ -523,6 +533,9 @@ final class KeyedRun {
                 CudaCall.check("cuEventSynchronize(upload, " + where + ")",
                         () -> JCudaDriver.cuEventSynchronize(uploaded));
                 zeroHostSecrets();
+            }
+            if (published && c.early != null) {
+                stats.toldEarly(EarlyReporter.report(slot, c, layout.status().offset(), where));
             }
             slot.awaitStream(sleep, where);
             computed = System.nanoTime();

@@ -369,6 +369,77 @@ class CudaKeyCacheTest extends GpuBesideCpu {
         }
     }
 
+    /**
+     * Signing of cached keys in pinned records with a listener, as the batcher's JCA batches sign:
+     * the keyed launch publishes, and the slots tell the listener of each task as it ends, exactly
+     * once, with the final signature already in the caller's buffer; a task of a key that does not
+     * decode (run uncached in the same launch) is told INVALID_KEY. Over several chunks and both
+     * reading modes (all keys cached: μ and rnd read in place; one uncached: uploaded).
+     */
+    @Test
+    void pinnedSigningOnCachedKeysTellsEachTaskAsItEnds() {
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        Keys keys = new Keys(p, 1, 0xCAC4E_0EL);
+        SplittableRandom r = new SplittableRandom(14);
+        PrivateKeyCache signer = new PrivateKeyCache(p);
+        for (int round = 0; round < 2 * devices(); round++) {
+            byte[] sks = spread(keys.sks, p.privateKeyBytes(), new int[2]);
+            byte[] mus = random(r, 128);
+            byte[] rnds = random(r, 2 * p.rndBytes());
+            assertSame(cpuSign(p, 2, sks, mus, rnds), gpuSign(p, 2, sks, mus, rnds,
+                    new PrivateKeyCache[] {signer, signer}), "warming the key, round " + round);
+        }
+        byte[] badKey = keys.sk(0);
+        badKey[2 * ParameterSet.SEED_BYTES + p.trBytes()] = (byte) 0xFF;
+        PrivateKeyCache badSigner = new PrivateKeyCache(p);
+        int s = p.signatureBytes();
+        int n = 2 * 64 + 5;
+        for (int bad : new int[] {-1, 70}) {
+            byte[] sks = spread(keys.sks, p.privateKeyBytes(), new int[n]);
+            PrivateKeyCache[] named = new PrivateKeyCache[n];
+            Arrays.fill(named, signer);
+            if (bad >= 0) {
+                System.arraycopy(badKey, 0, sks, bad * p.privateKeyBytes(), badKey.length);
+                named[bad] = badSigner;
+            }
+            byte[] mus = random(r, n * 64);
+            byte[] rnds = random(r, n * p.rndBytes());
+            byte[][] expected = cpuSign(p, n, sks, mus, rnds);
+            long earlyBefore = gpu.metrics().getEarlyTaskCount();
+            long hitsBefore = gpu.metrics().getKeyCacheHits();
+            try (HostBuffer sksIn = HostBufferFixtures.filled(gpu::allocateHost, sks);
+                 HostBuffer musIn = HostBufferFixtures.filled(gpu::allocateHost, mus);
+                 HostBuffer rndsIn = HostBufferFixtures.filled(gpu::allocateHost, rnds);
+                 HostBuffer sigOut = HostBufferFixtures.filled(gpu::allocateHost, random(r, expected[0].length))) {
+                java.util.concurrent.atomic.AtomicIntegerArray told = new java.util.concurrent.atomic.AtomicIntegerArray(n);
+                byte[] toldStatus = new byte[n];
+                byte[][] seen = new byte[n][];
+                java.nio.ByteBuffer view = sigOut.buffer();
+                byte[] status = new byte[n];
+                gpu.run(BatchRecords.sign(p, n, sksIn, musIn, rndsIn, sigOut, status).withCaches(named)
+                        .withListener((task, code) -> {
+                            told.incrementAndGet(task);
+                            toldStatus[task] = code;
+                            byte[] sig = new byte[s];
+                            view.get(task * s, sig);
+                            seen[task] = sig;
+                        }));
+                String what = bad < 0 ? "all keys cached" : "one task of an invalid key";
+                assertSame(expected, new byte[][] {HostBufferFixtures.contents(sigOut), status}, what);
+                for (int i = 0; i < n; i++) {
+                    assertEquals(1, told.get(i), what + ": task " + i + " told once");
+                    assertEquals(expected[1][i], toldStatus[i], what + ": status told for task " + i);
+                    if (i != bad) {
+                        assertArrayEquals(Arrays.copyOfRange(expected[0], i * s, (i + 1) * s), seen[i],
+                                what + ": signature read when task " + i + " was told");
+                    }
+                }
+            }
+            assertTrue(gpu.metrics().getKeyCacheHits() > hitsBefore, "the chunks read the cached key");
+            assertEquals(n, gpu.metrics().getEarlyTaskCount() - earlyBefore, "every task told early");
+        }
+    }
+
     /** Every set: signing (deterministic and hedged with fixed rnd) and verification, bit-exact, cached twice over. */
     @ParameterizedTest
     @EnumSource(ParameterSet.class)
