@@ -29,7 +29,7 @@ record Anatomy(long ops, long batches, long queueWait, long handOff, long load, 
 
     /** {@code b}'s counters now, with those of every open CUDA backend. */
     static Anatomy of(BatcherMXBean b) {
-        ChunkTimes chunks = new ChunkTimes(0, 0, 0, 0, 0, 0, 0, 0);
+        ChunkTimes chunks = new ChunkTimes(0, 0, 0, 0, 0, 0, 0, 0, 0);
         long[] perGpu = new long[0];
         for (CudaBackendMXBean c : cudaBackends()) {
             chunks = chunks.plus(ChunkTimes.of(c));
@@ -78,10 +78,21 @@ record Anatomy(long ops, long batches, long queueWait, long handOff, long load, 
         }
         ChunkTimes c = chunks.minus(earlier.chunks);
         if (c.chunks() > 0) {
-            s.append(String.format(Locale.ROOT, "; %.1f chunks per batch: ", (double) c.chunks() / b)).append(c);
+            s.append(String.format(Locale.ROOT, "; %.1f chunks per batch: ", (double) c.chunks() / b)).append(c)
+                    .append(toldEarly(c.early(), c.tasks()));
         }
         s.append(gpuShares(tasksPerGpu, earlier.tasksPerGpu));
         return s.toString();
+    }
+
+    /**
+     * The share of the chunks' tasks whose callers were told as their own task ended, for example
+     * {@code , 97 % of tasks told early}; empty when none was (verification, or signing whose
+     * callers all waited for their launch's end).
+     */
+    static String toldEarly(long early, long tasks) {
+        return early <= 0 || tasks <= 0 ? "" : String.format(Locale.ROOT, ", %.0f %% of tasks told early",
+                100.0 * early / tasks);
     }
 
     /**

@@ -6,8 +6,13 @@ import io.dilithiumgpu.backend.cuda.CudaBackendMXBean;
 
 import java.util.Locale;
 
-/** The CUDA backend's chunk stage sums ({@link CudaBackendMXBean}) at one moment, and their growth. */
-record ChunkTimes(long chunks, long tasks, long slotWait, long pack, long gpu, long launch, long unpack, long wipe) {
+/**
+ * The CUDA backend's chunk stage sums ({@link CudaBackendMXBean}) at one moment, and their growth;
+ * {@code early} counts the tasks told to a listener as they ended, which only the batcher's
+ * signing has (not part of {@link #toString()}).
+ */
+record ChunkTimes(long chunks, long tasks, long slotWait, long pack, long gpu, long launch, long unpack, long wipe,
+                  long early) {
 
     /** The sums of {@code backend} now; null for a backend other than CUDA. */
     static ChunkTimes of(Backend backend) {
@@ -16,7 +21,7 @@ record ChunkTimes(long chunks, long tasks, long slotWait, long pack, long gpu, l
 
     static ChunkTimes of(CudaBackendMXBean m) {
         return new ChunkTimes(m.getChunkCount(), m.getTaskCount(), m.getSlotWaitNanos(), m.getPackNanos(),
-                m.getGpuNanos(), m.getLaunchNanos(), m.getUnpackNanos(), m.getWipeNanos());
+                m.getGpuNanos(), m.getLaunchNanos(), m.getUnpackNanos(), m.getWipeNanos(), m.getEarlyTaskCount());
     }
 
     /** The growth since {@code earlier}; null when either is null. */
@@ -26,12 +31,13 @@ record ChunkTimes(long chunks, long tasks, long slotWait, long pack, long gpu, l
         }
         return new ChunkTimes(chunks - earlier.chunks, tasks - earlier.tasks, slotWait - earlier.slotWait,
                 pack - earlier.pack, gpu - earlier.gpu, launch - earlier.launch, unpack - earlier.unpack,
-                wipe - earlier.wipe);
+                wipe - earlier.wipe, early - earlier.early);
     }
 
     ChunkTimes plus(ChunkTimes other) {
         return new ChunkTimes(chunks + other.chunks, tasks + other.tasks, slotWait + other.slotWait,
-                pack + other.pack, gpu + other.gpu, launch + other.launch, unpack + other.unpack, wipe + other.wipe);
+                pack + other.pack, gpu + other.gpu, launch + other.launch, unpack + other.unpack, wipe + other.wipe,
+                early + other.early);
     }
 
     /** Means per chunk, in µs. */

@@ -14,4 +14,11 @@ class AnatomyTest {
         assertEquals("", Anatomy.gpuShares(new long[] {100}, new long[] {1}), "one GPU: nothing to split");
         assertEquals("", Anatomy.gpuShares(new long[] {3, 4}, new long[] {3, 4}), "no tasks since");
     }
+
+    @Test
+    void theShareOfTasksToldEarlyIsShownOnlyWhenSomeWere() {
+        assertEquals(", 97 % of tasks told early", Anatomy.toldEarly(97, 100));
+        assertEquals("", Anatomy.toldEarly(0, 100), "verification: nobody told early");
+        assertEquals("", Anatomy.toldEarly(0, 0), "no chunks");
+    }
 }
