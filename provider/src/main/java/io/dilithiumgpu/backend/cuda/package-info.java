@@ -23,7 +23,8 @@
  *       deliver, and the wipe of its secrets in {@code finally}; {@code StagedTransfer} (heap
  *       arrays through the pinned block) or {@code DirectTransfer} (registered host memory,
  *       downloaded or published) moves its records, and {@code EarlyReporter} tells a listener of
- *       published tasks as they end.</li>
+ *       published tasks as they end, for this chunk and for a published chunk of cached keys
+ *       ({@code KeyedRun}) alike.</li>
  *   <li>{@code HostCopier}: fills and drains pinned memory on several threads, one per device.</li>
  *   <li>{@code DeviceSet}: the GPUs and their slots, one worker thread per slot, one queue per
  *       device.</li>
