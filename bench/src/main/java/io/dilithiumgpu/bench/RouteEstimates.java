@@ -12,8 +12,9 @@ final class RouteEstimates {
     private RouteEstimates() {}
 
     /** For example {@code router: direct 251 µs, batch 540 µs, jdk 212 µs, core engine 262 µs, jdk
-     * engine 205 µs, 1 in flight, 3 trials (1 won)} (a route not measured is left out; the trials,
-     * since the process started, only once there was one). */
+     * engine 205 µs, 1 in flight, 3 trials (1 won), host busy, batch host cpu 41 µs, 5120 host-batched}
+     * (a route not measured is left out; the trials and the host-batched calls, since the process
+     * started, only once there was one; the batch route's host CPU once measured). */
     static String of(ParameterSet p, Operation op) {
         Router r = Router.shared();
         Map<String, Long> nanos = r.getEstimateNanos();
@@ -38,6 +39,17 @@ final class RouteEstimates {
         if (trials > 0) {
             s.append(", ").append(trials).append(trials == 1 ? " trial (" : " trials (").append(r.getTrialsWon())
                     .append(" won)");
+        }
+        if (r.getHostBusy()) {
+            s.append(", host busy");
+        }
+        long host = r.getBatchHostNanos();
+        if (host > 0) {
+            s.append(String.format(Locale.ROOT, ", batch host cpu %.0f µs", host / 1e3));
+        }
+        long hostBatched = r.getHostBatchCount();
+        if (hostBatched > 0) {
+            s.append(", ").append(hostBatched).append(" host-batched");
         }
         return s.toString();
     }

@@ -4,6 +4,7 @@ import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.ProviderThreads;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
 import io.dilithiumgpu.core.PublicKeyCache;
@@ -852,7 +853,7 @@ public final class Batcher implements Engine, AutoCloseable {
 
         @Override
         public Thread newThread(Runnable r) {
-            return new OwnThread(r, numbered ? prefix + count.incrementAndGet() : prefix);
+            return ProviderThreads.register(new OwnThread(r, numbered ? prefix + count.incrementAndGet() : prefix));
         }
     }
 }

@@ -20,6 +20,8 @@ package io.dilithiumgpu.route;
  *   <li>Otherwise the batcher. No call runs direct beside a busy GPU route: a virtual thread
  *       computing a signature holds its carrier until it ends, and the batched callers, their
  *       completions and the backend's threads wait for the same cores.</li>
+ *   <li>A direct call goes to the batcher after all when other work keeps the host's cores busy
+ *       and the batcher costs the host less CPU per call ({@link #forBusyHost}).</li>
  * </ol>
  */
 public final class RouteChoice {
@@ -56,6 +58,30 @@ public final class RouteChoice {
             return Route.BATCH;
         }
         return directNanos * Math.max(1.0, (double) inFlight / cores) <= batchNanos ? Route.DIRECT : Route.BATCH;
+    }
+
+    /**
+     * The route of a call {@link #choose} sent direct, where other work keeps the host's cores busy:
+     * a core's time spent on the call is then taken from that work, and the batcher takes the call
+     * when it costs the host less (this provider's threads' CPU per batched call) than the call on
+     * its caller's thread, though its round trip is longer. Where this provider's own direct calls
+     * fill half the cores or more, they are the load, and the rule of {@link #choose} stands: more
+     * of them on the batcher would only wait longer.
+     *
+     * @param chosen         the route {@link #choose} gave
+     * @param directNanos    the direct call's time, which is its host CPU
+     * @param batchHostNanos this provider's threads' CPU per batched call, or {@link #UNKNOWN}
+     * @param hostBusy       whether the process keeps its cores busy ({@code HostLoad})
+     * @param directRunning  this provider's direct calls running now
+     * @param cores          the cores the process may use
+     */
+    public static Route forBusyHost(Route chosen, long directNanos, long batchHostNanos, boolean hostBusy,
+                                    int directRunning, int cores) {
+        if (chosen != Route.DIRECT || !hostBusy || batchHostNanos == UNKNOWN || directNanos == UNKNOWN
+                || 2 * directRunning >= cores) {
+            return chosen;
+        }
+        return batchHostNanos < directNanos ? Route.BATCH : Route.DIRECT;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.dilithiumgpu.route;
 
 import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.ProviderThreads;
 import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.core.ParameterSet;
 
@@ -43,6 +44,8 @@ import javax.management.ObjectName;
  * callers than cores (more calls in flight, or a batched call lately waited more than an interval
  * for a core), the rule's view of the load is not trusted: the other route is tried by the calls
  * it completes per second, and the route that completes more keeps them ({@link SaturationTrial}).
+ * While other work keeps the process's cores busy, a call the rule sends direct goes to the
+ * batcher when that costs the host less CPU ({@link HostLoad}, {@link RouteChoice#forBusyHost}).
  * With the CPU backend every call runs direct, nothing is sampled or counted for the rule, no
  * caller yields, and the two engines' estimates are measured only by the signatures the engine
  * choice sends them: no refresh, for no rule reads them.
@@ -90,6 +93,10 @@ public final class Router implements RouterMXBean {
     private final int[] engineCalls = new int[ParameterSet.values().length];
     /** [SIGN, VERIFY][set]: the other route's trial by throughput while the cores are full. */
     private final SaturationTrial[][] trials;
+    /** Whether the process keeps its cores busy, and what a batched call costs the host. */
+    private final HostLoad host;
+    /** Calls the rule sent direct that went to the batcher because the host's cores were busy. */
+    private final LongAdder hostBatchCount = new LongAdder();
 
     /** 0: not known yet; 1: the batcher runs on a GPU; 2: on the CPU. */
     private volatile int batchOnGpu;
@@ -131,11 +138,25 @@ public final class Router implements RouterMXBean {
     }
 
     /**
+     * As {@link #Router(BooleanSupplier, LongSupplier, int)}, weighing the host's cores by
+     * {@code host} (the other constructors: a host never known busy).
+     */
+    Router(BooleanSupplier batchOnGpu, LongSupplier clock, int cores, HostLoad host) {
+        this(batchOnGpu, clock, cores, ThreadLocal.withInitial(() -> new int[] {-1})::get, host);
+    }
+
+    /**
      * As {@link #Router(BooleanSupplier, LongSupplier, int)}, with each caller's slot for the
      * sampling interval it last counted itself in ({@code {-1}} at first): the current thread's, or a
      * simulated caller's.
      */
     Router(BooleanSupplier batchOnGpu, LongSupplier clock, int cores, Supplier<int[]> callerSlot) {
+        this(batchOnGpu, clock, cores, callerSlot, new HostLoad(() -> -1, () -> -1, cores));
+    }
+
+    private Router(BooleanSupplier batchOnGpu, LongSupplier clock, int cores, Supplier<int[]> callerSlot,
+                   HostLoad host) {
+        this.host = host;
         this.lastInterval = callerSlot;
         this.batchOnGpuProbe = batchOnGpu;
         this.clock = clock;
@@ -185,7 +206,8 @@ public final class Router implements RouterMXBean {
             if (shared == null) {
                 int cores = Runtime.getRuntime().availableProcessors();
                 Router made = new Router(() -> !"cpu".equals(Engines.sharedBatcher().metrics().getBackend()),
-                        System::nanoTime, cores);
+                        System::nanoTime, cores,
+                        new HostLoad(Router::processCpuNanos, ProviderThreads::cpuNanosSinceLastRead, cores));
                 register(made);
                 shared = made;
             }
@@ -238,7 +260,8 @@ public final class Router implements RouterMXBean {
         LoadedRoundTrip l = loaded(op, p);
         long batch = batchCost(e[BATCH], l, now);
         long direct = jdkCovers && op == Operation.SIGN ? fastest(e[CORE].nanos(), e[JDK].nanos()) : e[CORE].nanos();
-        Route r = RouteChoice.choose(true, direct, batch, inFlight, cores);
+        Route rule = RouteChoice.choose(true, direct, batch, inFlight, cores);
+        Route r = RouteChoice.forBusyHost(rule, direct, host.batchNanos(), host.busy(), running, cores);
         SaturationTrial t = trial(op, p);
         t.ruleChose(r);
         Route imposed = t.imposed();
@@ -247,6 +270,11 @@ public final class Router implements RouterMXBean {
             return imposed;
         }
         l.chose(r == Route.BATCH);
+        if (r != rule) {
+            // Not for its round trip: no probe of the direct engine, which would win on time alone.
+            hostBatchCount.increment();
+            return r;
+        }
         if (r == Route.BATCH && running < cores && probes(e[CORE], batch, now)) {
             return Route.DIRECT;
         }
@@ -295,6 +323,10 @@ public final class Router implements RouterMXBean {
             if (imposed == null && RouteChoice.choose(true, direct, batch, inFlight, cores) != Route.DIRECT) {
                 // route() probes the core; the JDK's engine is probed here, the only place it can be
                 return directRunning.get() < cores && probes(e[JDK], batch, now);
+            }
+            if (imposed == null && RouteChoice.forBusyHost(Route.DIRECT, direct, host.batchNanos(), host.busy(),
+                    directRunning.get(), cores) == Route.BATCH) {
+                return false;  // route() sends it to the batcher, for the same reason
             }
             // The batch rule weighs the engines' estimates: both are refreshed.
             if (e[JDK].claim(now, REFRESH_NANOS)) {
@@ -479,6 +511,7 @@ public final class Router implements RouterMXBean {
             long started = directCount.sum() + batchCount.sum() + jdkCount.sum();
             long callers = callersNow.sumThenReset();
             interval++;
+            host.sample(now, batchCount.sum());
             int was = inFlight;
             int n = (int) Math.max(0, Math.min(Integer.MAX_VALUE, Math.max(callers, started - ended)));
             inFlight = n;
@@ -545,6 +578,12 @@ public final class Router implements RouterMXBean {
         return b == RouteChoice.UNKNOWN ? a : Math.min(a, b);
     }
 
+    /** The process's CPU time in nanoseconds, or -1 where the JVM does not report it. */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
+    }
+
     private static void register(Router router) {
         try {
             ManagementFactory.getPlatformMBeanServer().registerMBean(router, new ObjectName(MBEAN_NAME));
@@ -583,6 +622,21 @@ public final class Router implements RouterMXBean {
     @Override
     public int getInFlight() {
         return inFlight;
+    }
+
+    @Override
+    public boolean getHostBusy() {
+        return host.busy();
+    }
+
+    @Override
+    public long getBatchHostNanos() {
+        return host.batchNanos();
+    }
+
+    @Override
+    public long getHostBatchCount() {
+        return hostBatchCount.sum();
     }
 
     @Override

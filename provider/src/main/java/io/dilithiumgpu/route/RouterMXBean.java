@@ -27,6 +27,24 @@ public interface RouterMXBean {
     int getInFlight();
 
     /**
+     * Whether the process used at least nine tenths of its cores over the last tenth of a second
+     * (sampled while the batcher runs on a GPU).
+     */
+    boolean getHostBusy();
+
+    /**
+     * The host CPU this provider's own threads (dispatcher, batch threads, a GPU's stream workers)
+     * spent per batched call lately, in nanoseconds; 0 until measured.
+     */
+    long getBatchHostNanos();
+
+    /**
+     * Calls that would have ended sooner on their callers' threads but went to the batcher, because
+     * the host's cores were busy with other work and the batcher cost the host less CPU per call.
+     */
+    long getHostBatchCount();
+
+    /**
      * Trials of the other route by the calls it completes, run while the cores were full
      * ({@code SaturationTrial}), over every operation and set.
      */

@@ -114,4 +114,20 @@ class RouteChoiceTest {
         assertTrue(RouteChoice.preferJdk(400 * MICROS, 370 * MICROS, false));
         assertFalse(RouteChoice.preferJdk(370 * MICROS, 400 * MICROS, true));
     }
+
+    @Test
+    void onABusyHostADirectCallGoesToTheBatcherWhenThatCostsTheHostLess() {
+        // a signature: 500 µs of a core direct, 60 µs of this provider's threads batched
+        assertEquals(Route.BATCH, RouteChoice.forBusyHost(Route.DIRECT, 500 * MICROS, 60 * MICROS, true, 3, 16));
+        assertEquals(Route.DIRECT, RouteChoice.forBusyHost(Route.DIRECT, 500 * MICROS, 60 * MICROS, false, 3, 16),
+                "cores to spare: the faster route");
+        assertEquals(Route.DIRECT, RouteChoice.forBusyHost(Route.DIRECT, 50 * MICROS, 60 * MICROS, true, 3, 16),
+                "a verification cheaper on its caller's thread stays there");
+        assertEquals(Route.DIRECT, RouteChoice.forBusyHost(Route.DIRECT, 500 * MICROS, UNKNOWN, true, 3, 16),
+                "the batcher's host cost not measured yet");
+        assertEquals(Route.DIRECT, RouteChoice.forBusyHost(Route.DIRECT, 500 * MICROS, 60 * MICROS, true, 8, 16),
+                "this provider's own direct calls fill half the cores: they are the load");
+        assertEquals(Route.BATCH, RouteChoice.forBusyHost(Route.BATCH, 50 * MICROS, 60 * MICROS, true, 3, 16),
+                "a batched call stays batched");
+    }
 }

@@ -376,6 +376,62 @@ class RouterTest {
         r.ended(Operation.VERIFY, P, Route.BATCH, started);
     }
 
+    /**
+     * With other work keeping the cores busy, verifications that the rule runs direct (60 µs there
+     * against a 150 µs round trip) go to the batcher once it costs the host 20 µs of this
+     * provider's threads per call; back direct when the host has cores to spare.
+     */
+    @Test
+    void whileOtherWorkFillsTheCoresCallsGoWhereTheyCostTheHostLess() {
+        long[] processCpu = {0};
+        long[] providerCpu = {0};
+        HostLoad host = new HostLoad(() -> processCpu[0], () -> {
+            long d = providerCpu[0];
+            providerCpu[0] = 0;
+            return d;
+        }, 16);
+        Router r = new Router(() -> true, () -> now, 16, host);
+        for (int i = 0; i < 2 * Estimate.WARM_SAMPLES; i++) {
+            verify(r, 60 * MICROS, 150 * MICROS);
+        }
+        assertEquals(Route.DIRECT, verify(r, 60 * MICROS, 150 * MICROS), "cores to spare: the faster route");
+        // A busy host: 15.5 of 16 cores, batched calls 20 µs each; the batch route's refreshes alone
+        // (one call per refresh interval) measure its host cost within a few seconds.
+        for (int tick = 0; tick < 200 && (tick < 12 || r.getBatchHostNanos() == RouteChoice.UNKNOWN); tick++) {
+            long start = now;
+            while (now - start < (Router.SAMPLE_MILLIS + 1) * 1_000_000) {
+                long batched = r.getBatchCount();
+                long t = now;
+                verify(r, 60 * MICROS, 150 * MICROS);
+                providerCpu[0] += (r.getBatchCount() - batched) * 20 * MICROS;
+                processCpu[0] += (now - t) * 31 / 2;
+            }
+        }
+        assertTrue(r.getHostBusy());
+        assertEquals(20 * MICROS, r.getBatchHostNanos());
+        long hostBatched = r.getHostBatchCount();
+        for (int i = 0; i < 20; i++) {
+            Route route = r.route(Operation.VERIFY, P);
+            if (route == Route.DIRECT) {  // only the direct estimate's refresh, once per interval
+                call(r, Operation.VERIFY, route, 60 * MICROS);
+                continue;
+            }
+            assertEquals(Route.BATCH, route);
+            call(r, Operation.VERIFY, route, 150 * MICROS);
+        }
+        assertTrue(r.getHostBatchCount() - hostBatched >= 18, "the busy host's calls went to the batcher");
+        for (int tick = 0; tick < 12; tick++) {  // the host calms down: 4 of 16 cores
+            long start = now;
+            while (now - start < (Router.SAMPLE_MILLIS + 1) * 1_000_000) {
+                long t = now;
+                verify(r, 60 * MICROS, 150 * MICROS);
+                processCpu[0] += (now - t) * 4;
+            }
+        }
+        assertFalse(r.getHostBusy());
+        assertEquals(Route.DIRECT, verify(r, 60 * MICROS, 150 * MICROS), "cores to spare again: the faster route");
+    }
+
     @Test
     void theJdkAndTheCoreWarmUpThenTheFasterSigns() {
         Router r = router(false);

@@ -5,6 +5,7 @@ import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.HostBatches;
 import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.ProviderThreads;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
@@ -77,8 +78,8 @@ public final class CpuBackend implements Backend {
         int poolNumber = POOL_NUMBER.incrementAndGet();
         AtomicInteger threadNumber = new AtomicInteger();
         ThreadFactory factory = runnable -> {
-            Thread t = new Thread(runnable,
-                    "dilithium-cpu-" + poolNumber + "-" + threadNumber.incrementAndGet());
+            Thread t = ProviderThreads.register(new Thread(runnable,
+                    "dilithium-cpu-" + poolNumber + "-" + threadNumber.incrementAndGet()));
             t.setDaemon(true);
             return t;
         };

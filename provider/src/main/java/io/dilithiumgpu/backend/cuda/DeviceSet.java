@@ -2,6 +2,7 @@ package io.dilithiumgpu.backend.cuda;
 
 import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.ProviderThreads;
 import io.dilithiumgpu.backend.TaskListener;
 import io.dilithiumgpu.core.ParameterSet;
 import jcuda.CudaException;
@@ -182,8 +183,8 @@ final class DeviceSet implements AutoCloseable {
         for (int d = 0; d < devices.size(); d++) {
             for (StreamSlot slot : slotsOf.get(d)) {
                 int device = d;
-                Thread t = new Thread(() -> work(device, slot), "dilithiumgpu-cuda-dev" + slot.device().ordinal()
-                        + "-slot" + workers.size());
+                Thread t = ProviderThreads.register(new Thread(() -> work(device, slot),
+                        "dilithiumgpu-cuda-dev" + slot.device().ordinal() + "-slot" + workers.size()));
                 t.setDaemon(true);
                 workers.add(t);
             }

@@ -1,5 +1,7 @@
 package io.dilithiumgpu.backend.cuda;
 
+import io.dilithiumgpu.backend.ProviderThreads;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -46,7 +48,8 @@ final class HostCopier implements AutoCloseable {
             AtomicInteger counter = new AtomicInteger();
             this.pool = new ThreadPoolExecutor(threads - 1, threads - 1, 30, TimeUnit.SECONDS,
                     new LinkedBlockingQueue<>(), r -> {
-                        Thread t = new Thread(r, "dilithiumgpu-cuda-copy-" + counter.incrementAndGet());
+                        Thread t = ProviderThreads.register(
+                                new Thread(r, "dilithiumgpu-cuda-copy-" + counter.incrementAndGet()));
                         t.setDaemon(true);
                         return t;
                     });
