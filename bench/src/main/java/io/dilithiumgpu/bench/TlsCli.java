@@ -40,6 +40,8 @@ public final class TlsCli extends Subcommand {
     /** The target on the H100 host: this many times BouncyCastle alone at {@link #TARGET_CLIENTS}. */
     static final double TARGET_RATIO = 1.2;
     static final int TARGET_CLIENTS = 256;
+    /** The clients of the warm-up's busy slices; its other slices run one. */
+    static final int WARMUP_CLIENTS = 64;
     private static final String LEVEL = "LEVEL ";
     private static final String BACKEND = "BACKEND ";
     private static final String UNAVAILABLE = "UNAVAILABLE ";
@@ -58,6 +60,11 @@ public final class TlsCli extends Subcommand {
     @Option(names = "--warmup-seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
             description = "unmeasured time before each level (default ${DEFAULT-VALUE})")
     double warmupSeconds = DEFAULT_WARMUP_SECONDS;
+
+    @Option(names = "--jit-quiet-seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
+            description = "before the first level, the most time per column its load runs on at 1 and "
+                    + WARMUP_CLIENTS + " clients until the JIT is quiet (default ${DEFAULT-VALUE})")
+    double jitQuietSeconds = JcaCli.DEFAULT_JIT_QUIET_SECONDS;
 
     @Option(names = "--columns", paramLabel = "LIST", split = ",",
             description = "bc (BouncyCastle alone), cpu, cuda (this provider on that backend); default all three")
@@ -105,6 +112,10 @@ public final class TlsCli extends Subcommand {
                 + " CA, fresh sessions (no resumption), loopback, " + Callers.threadKind() + " for clients and"
                 + " server connections; " + Format.seconds(seconds) + " measured per level after "
                 + Format.seconds(warmupSeconds) + " of warm-up; each column in a JVM of its own");
+        JitActivity jit = JitActivity.ofThisJvm();
+        out.println("warm-up: before a column's first level, its load at 1 and " + WARMUP_CLIENTS + " clients in turn, "
+                + (jit == null ? "no wait for the JIT: this JVM shows no compiler work"
+                        : JitQuiet.rule(jit) + ", for at most " + Format.seconds(jitQuietSeconds)));
         out.println("columns: bc = BouncyCastle " + bouncyCastleVersion() + " alone (its JSSE, provider for every"
                 + " primitive, ML-DSA included, PKIX trust manager, default suites and groups); cpu, cuda = this provider's ML-DSA through MlDsaTls on that backend"
                 + " (BouncyCastle's JSSE and X25519; the JDK's SHA-2, HMAC and AES-GCM, AES-GCM suites first)");
@@ -155,6 +166,10 @@ public final class TlsCli extends Subcommand {
             out.println(BACKEND + why);
         }
         try (TlsLoad load = TlsLoad.open(c, set)) {
+            JitQuiet.Outcome warm = JitQuiet.warmUp((slice, nanos) -> load.drive(slice == 0 ? 1 : WARMUP_CLIENTS, nanos),
+                    2, (long) (jitQuietSeconds * 1e9), System::nanoTime, JitActivity.ofThisJvm());
+            System.err.printf(Locale.ROOT, "[tls] %s warm-up: %.1f s (%d slices), %s%n", c.label, warm.nanos() / 1e9,
+                    warm.slices(), warm.describe());
             for (int n : levels) {
                 TlsLoad.Level l = load.run(n, (long) (warmupSeconds * 1e9), (long) (seconds * 1e9));
                 out.println(LEVEL + encode(l));
@@ -177,7 +192,8 @@ public final class TlsCli extends Subcommand {
         List<String> command = ChildJvm.command(c.usesProvider() ? c.label : null, List.of("tls",
                 "--column", c.label, "--set", set,
                 "--clients", levels.stream().map(String::valueOf).collect(Collectors.joining(",")),
-                "--seconds", Double.toString(seconds), "--warmup-seconds", Double.toString(warmupSeconds)));
+                "--seconds", Double.toString(seconds), "--warmup-seconds", Double.toString(warmupSeconds),
+                "--jit-quiet-seconds", Double.toString(jitQuietSeconds)));
         Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         p.getOutputStream().close();
         String backend = null;

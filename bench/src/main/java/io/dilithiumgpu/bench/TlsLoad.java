@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -209,6 +210,51 @@ final class TlsLoad implements AutoCloseable {
     }
 
     /**
+     * Runs {@code clients} clients for {@code nanos}, unmeasured: a slice of the warm-up before the
+     * first level.
+     *
+     * @throws Exception the first failure of a client or the server
+     */
+    void drive(int clients, long nanos) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CountDownLatch finished = new CountDownLatch(clients);
+        ExecutorService executor = Callers.newExecutor();
+        try {
+            for (int i = 0; i < clients; i++) {
+                executor.execute(() -> {
+                    try {
+                        while (!stop.get() && failure.get() == null && serverFailure.get() == null) {
+                            handshake();
+                        }
+                    } catch (Throwable t) {
+                        failure.compareAndSet(null, t);
+                    } finally {
+                        finished.countDown();
+                    }
+                });
+            }
+            TimeUnit.NANOSECONDS.sleep(nanos);
+            stop.set(true);
+            awaitClients(finished, failure, clients);
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    /** Waits for the clients to stop; throws the first failure of a client or the server. */
+    private void awaitClients(CountDownLatch finished, AtomicReference<Throwable> failure, int clients)
+            throws Exception {
+        if (!finished.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("clients still busy " + DRAIN_SECONDS + " s after the run ended");
+        }
+        Throwable first = failure.get() != null ? failure.get() : serverFailure.get();
+        if (first != null) {
+            throw new WrongResultException(column.label + " at " + clients + " clients: a handshake failed: " + first);
+        }
+    }
+
+    /**
      * Runs {@code clients} clients for {@code warmupNanos}, then measures {@code measureNanos}.
      *
      * @throws Exception the first failure of a client or the server (no measurement then)
@@ -271,13 +317,7 @@ final class TlsLoad implements AutoCloseable {
                 routesEnd = routes();
             }
             CpuSplit.Counts samples = split.stop();
-            if (!finished.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("clients still busy " + DRAIN_SECONDS + " s after the run ended");
-            }
-            Throwable first = failure.get() != null ? failure.get() : serverFailure.get();
-            if (first != null) {
-                throw new WrongResultException(column.label + " at " + clients + " clients: a handshake failed: " + first);
-            }
+            awaitClients(finished, failure, clients);
             return new Level(clients, handshakes, end - start, latency.getValueAtPercentile(50),
                     latency.getValueAtPercentile(99), cpuEnd - cpuStart, providerEnd - providerStart,
                     routesEnd[0] - routesStart[0], routesEnd[1] - routesStart[1], routesEnd[2] - routesStart[2],

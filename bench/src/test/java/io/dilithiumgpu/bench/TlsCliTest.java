@@ -124,4 +124,20 @@ class TlsCliTest {
             assertEquals(0, calls() - before);
         }
     }
+
+    /** A warm-up slice drives full handshakes from its clients, and stops them all at its end. */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aWarmUpSliceRunsHandshakesAndStopsItsClients() throws Exception {
+        try (TlsLoad load = TlsLoad.open(TlsLoad.Column.CPU, "ML-DSA-44")) {
+            long before = calls();
+            load.drive(2, TimeUnit.MILLISECONDS.toNanos(300));
+            long during = calls() - before;
+            assertTrue(during >= 3, "at least one handshake: " + during);
+            assertEquals(0, during % 3, "whole handshakes only: " + during);
+            long after = calls();
+            Thread.sleep(100);
+            assertEquals(after, calls(), "no client left running");
+        }
+    }
 }
