@@ -91,6 +91,20 @@ final class BatcherCli extends Subcommand {
             description = "with --via jca: sign and/or verify (default both)")
     List<Operation> ops;
 
+    @Option(names = "--attempt-micros", paramLabel = "N", converter = OptionTypes.Count.class,
+            description = "with --via jca: the stand-in signs as the kernels do, each task ending after --batch-micros"
+                    + " plus a geometric count of attempts of N µs (mean --mean-attempts), its batch with the longest,"
+                    + " each caller told as its task ends; 0 (default): every task ends with its batch")
+    int attemptMicros;
+
+    @Option(names = "--mean-attempts", paramLabel = "X", converter = MeanAttempts.class,
+            description = "with --attempt-micros: a signature's mean attempts (default ${DEFAULT-VALUE}, ML-DSA-44's)")
+    double meanAttempts = 4.25;
+
+    @Option(names = "--untold", description = "with --attempt-micros: the stand-in tells no task as it ends, so each"
+            + " caller waits for its batch's longest task (a backend without early delivery)")
+    boolean untold;
+
     @Option(names = "--completers", paramLabel = "N", converter = OptionTypes.Count.class,
             description = "with --backend none: threads completing the futures (default ${DEFAULT-VALUE})")
     int completers = 1;
@@ -118,6 +132,9 @@ final class BatcherCli extends Subcommand {
                 throw new UsageException("--via jca runs over the stand-in backend only (for JCA over CUDA: jca)");
             }
             return runJca(levels, batchNanos, warmup, measure, out);
+        }
+        if (attemptMicros > 0 || untold) {
+            throw new UsageException("--attempt-micros and --untold model signing: they need --via jca");
         }
         BatchConfig config = BatchConfig.builder(System.getProperties()).build();
         ParameterSet p = ParameterSet.ML_DSA_44;
@@ -192,8 +209,13 @@ final class BatcherCli extends Subcommand {
             out.println("dilithium-gpu batcher: --via jca needs a JVM whose provider has not opened its batcher yet");
             return Cli.FAILED;
         }
+        if (untold && attemptMicros == 0) {
+            throw new UsageException("--untold needs --attempt-micros");
+        }
         ParameterSet p = ParameterSet.ML_DSA_44;
-        Batcher batcher = Engines.openShared(new StandInBackend(65_536, 8, batchNanos));
+        StandInBackend standIn = attemptMicros == 0 ? new StandInBackend(65_536, 8, batchNanos)
+                : StandInBackend.signingLoops(65_536, 8, batchNanos, attemptMicros * 1000L, meanAttempts, !untold);
+        Batcher batcher = Engines.openShared(standIn);
         System.setProperty(RouteSetting.PROPERTY, "batch");
         Provider provider = new DilithiumGpuProvider();
         SplittableRandom random = new SplittableRandom();
@@ -209,8 +231,11 @@ final class BatcherCli extends Subcommand {
         Arrays.fill(seed, (byte) 0);
         out.println("dilithium-gpu batcher: closed-loop JCA callers on " + Callers.threadKind() + "; " + p
                 + " Signature of " + provider.getName() + ", update(" + JcaLoad.MESSAGE_BYTES + " bytes) and sign() or"
-                + " verify() per call; stand-in backend " + batchNanos / 1000 + " µs per batch; "
-                + batcher.config());
+                + " verify() per call; stand-in backend " + batchNanos / 1000 + " µs per batch"
+                + (attemptMicros == 0 ? "" : String.format(Locale.ROOT, ", signing %.2f attempts of %d µs on average"
+                        + " after it, %s", meanAttempts, attemptMicros,
+                        untold ? "callers waiting for their batch's longest" : "each caller told as its task ends"))
+                + "; " + batcher.config());
         out.println(Host.describe());
         try {
             JcaLoad load = new JcaLoad(provider, p, keys, new byte[0], random);
@@ -322,6 +347,22 @@ final class BatcherCli extends Subcommand {
                     f.complete(Boolean.TRUE);
                 }
             }
+        }
+    }
+
+    /** A mean count of attempts: a number of at least 1. */
+    static final class MeanAttempts implements picocli.CommandLine.ITypeConverter<Double> {
+        @Override
+        public Double convert(String text) {
+            try {
+                double x = Double.parseDouble(text);
+                if (x >= 1 && Double.isFinite(x)) {
+                    return x;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new picocli.CommandLine.TypeConversionException("not a mean count of attempts (at least 1): " + text);
         }
     }
 }

@@ -3,21 +3,34 @@ package io.dilithiumgpu.bench;
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.backend.TaskListener;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
 
 import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * A backend that computes nothing: after a fixed time per batch, whatever its size (as a GPU batch
  * roughly takes), it answers every task OK and leaves the outputs zero. Measures the batcher and
  * the layers above it on their own.
+ *
+ * <p>{@link #signingLoops} makes it a stand-in for the signing kernels instead: each signing task
+ * ends on its own, after the batch time plus a geometric count of rejection-loop attempts, and the
+ * call with its longest task; each task is told to the call's listener as it ends, as the CUDA
+ * backend's published chunks tell the batcher, or, when the stand-in tells none, every caller
+ * waits for its batch's longest loop.
  */
 public final class StandInBackend implements Backend {
     private final int preferredBatch;
     private final int batchesInFlight;
     private final long batchNanos;
+    /** A signing attempt's time; 0: every task ends with the batch. */
+    private final long attemptNanos;
+    /** The chance that an attempt is the last, 1 / the mean attempts. */
+    private final double lastAttempt;
+    private final boolean tellsEarly;
 
     /**
      * @param preferredBatch  its preferred batch size, for every operation and set
@@ -25,9 +38,36 @@ public final class StandInBackend implements Backend {
      * @param batchNanos      the time each batch takes (0: none)
      */
     public StandInBackend(int preferredBatch, int batchesInFlight, long batchNanos) {
+        this(preferredBatch, batchesInFlight, batchNanos, 0, 1, false);
+    }
+
+    private StandInBackend(int preferredBatch, int batchesInFlight, long batchNanos, long attemptNanos,
+                           double meanAttempts, boolean tellsEarly) {
+        if (meanAttempts < 1) {
+            throw new IllegalArgumentException("a signature takes at least one attempt on average: " + meanAttempts);
+        }
         this.preferredBatch = preferredBatch;
         this.batchesInFlight = batchesInFlight;
         this.batchNanos = batchNanos;
+        this.attemptNanos = attemptNanos;
+        this.lastAttempt = 1 / meanAttempts;
+        this.tellsEarly = tellsEarly;
+    }
+
+    /**
+     * A stand-in whose signing tasks each take {@code batchNanos} plus a geometric count of
+     * attempts of {@code attemptNanos} (mean {@code meanAttempts}: ML-DSA-44 4.25), the call
+     * ending with its longest. Its batches are in host buffers, as the CUDA backend's are, so that
+     * the batcher hands it a listener; {@code tellsEarly} says whether it tells it of each task as
+     * the task ends. Key generation and verification take {@code batchNanos} per call, as before.
+     */
+    public static StandInBackend signingLoops(int preferredBatch, int batchesInFlight, long batchNanos,
+                                              long attemptNanos, double meanAttempts, boolean tellsEarly) {
+        if (attemptNanos <= 0) {
+            throw new IllegalArgumentException("an attempt takes some time: " + attemptNanos);
+        }
+        return new StandInBackend(preferredBatch, batchesInFlight, batchNanos, attemptNanos, meanAttempts,
+                tellsEarly);
     }
 
     @Override
@@ -46,16 +86,53 @@ public final class StandInBackend implements Backend {
     }
 
     @Override
+    public boolean prefersHostBuffers() {
+        return attemptNanos > 0;
+    }
+
+    @Override
     public void run(BatchRecords records) {
-        answer(records.count(), records.status());
+        if (attemptNanos > 0 && records.op() == Operation.SIGN) {
+            runLoops(records.count(), records.status(), tellsEarly ? records.listener() : null);
+        } else {
+            answer(records.count(), records.status());
+        }
     }
 
     private void answer(int n, byte[] status) {
-        long end = System.nanoTime() + batchNanos;
-        for (long left = batchNanos; left > 0; left = end - System.nanoTime()) {
+        sleepUntil(System.nanoTime() + batchNanos);
+        Arrays.fill(status, 0, n, TaskStatus.OK);
+    }
+
+    /** Ends the tasks in the order of their drawn ends, telling {@code listener} (if any) of each. */
+    private void runLoops(int n, byte[] status, TaskListener listener) {
+        long start = System.nanoTime() + batchNanos;
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long[] ends = new long[n];
+        for (int i = 0; i < n; i++) {
+            // Attempts until the first that succeeds, each with chance lastAttempt: 1 + ⌊ln U / ln(1 − p)⌋.
+            long attempts = lastAttempt >= 1 ? 1
+                    : 1 + (long) Math.floor(Math.log(1 - random.nextDouble()) / Math.log(1 - lastAttempt));
+            ends[i] = attempts * attemptNanos;
+        }
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Long.compare(ends[a], ends[b]));
+        for (int i : order) {
+            sleepUntil(start + ends[i]);
+            status[i] = TaskStatus.OK;
+            if (listener != null) {
+                listener.finished(i, TaskStatus.OK);
+            }
+        }
+    }
+
+    private static void sleepUntil(long deadline) {
+        for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
             LockSupport.parkNanos(left);
         }
-        Arrays.fill(status, 0, n, TaskStatus.OK);
     }
 
     @Override

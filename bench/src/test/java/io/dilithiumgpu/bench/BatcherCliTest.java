@@ -74,6 +74,28 @@ class BatcherCliTest {
     }
 
     @Test
+    void theSigningLoopsAreModelledThroughJcaOnly() {
+        assertEquals(Cli.USAGE, Cli.run(new String[] {"batcher", "--attempt-micros", "100", "--callers", "4"}, out, err));
+        assertEquals(Cli.USAGE, Cli.run(new String[] {"batcher", "--untold", "--callers", "4"}, out, err));
+        assertEquals(Cli.USAGE, Cli.run(new String[] {"batcher", "--via", "jca", "--attempt-micros", "100",
+                "--mean-attempts", "0.5"}, out, err));
+    }
+
+    /** {@code --attempt-micros}: signing callers over the stand-in's rejection loops, each told as its task ends. */
+    @Test
+    void throughJcaTheSigningLoopsTellTheirCallersEarly() throws Exception {
+        Process p = new ProcessBuilder(ChildJvm.command(null, List.of("batcher", "--via", "jca", "--ops", "sign",
+                "--style", "reuse", "--callers", "8", "--batch-micros", "100", "--attempt-micros", "50",
+                "--seconds", "0.2", "--warmup-seconds", "0.1")))
+                .redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(Cli.OK, p.waitFor(), text);
+        assertTrue(text.contains("signing 4.25 attempts of 50 µs on average after it, each caller told as its task"
+                + " ends"), text);
+        assertTrue(text.contains("sign reuse, 8 callers: "), text);
+    }
+
+    @Test
     void anUnknownBackendIsAUsageError() {
         assertEquals(Cli.USAGE, Cli.run(new String[] {"batcher", "--backend", "fpga"}, out, err));
     }
