@@ -105,6 +105,11 @@ final class BatcherCli extends Subcommand {
             + " caller waits for its batch's longest task (a backend without early delivery)")
     boolean untold;
 
+    @Option(names = "--rate", paramLabel = "R", converter = OptionTypes.Rate.class,
+            description = "with --via jca: calls arriving at R per second (an open loop, as jca's) instead of the"
+                    + " closed loop's levels; p50/p99 and the run by windows of arrival")
+    Double rate;
+
     @Option(names = "--completers", paramLabel = "N", converter = OptionTypes.Count.class,
             description = "with --backend none: threads completing the futures (default ${DEFAULT-VALUE})")
     int completers = 1;
@@ -124,6 +129,9 @@ final class BatcherCli extends Subcommand {
         long measure = (long) (seconds * 1e9);
         long warmup = (long) (warmupSeconds * 1e9);
         String backendName = backend.toString();
+        if (rate != null && via != Via.JCA) {
+            throw new UsageException("--rate runs with --via jca only");
+        }
         if (backend == BackendChoice.NONE) {
             return runHandOff(levels, batchNanos, completers, warmup, measure, out);
         }
@@ -229,7 +237,10 @@ final class BatcherCli extends Subcommand {
                 factory.generatePrivate(new RawPrivateKeySpec(p.algorithmName(), sk)));
         Arrays.fill(sk, (byte) 0);
         Arrays.fill(seed, (byte) 0);
-        out.println("dilithium-gpu batcher: closed-loop JCA callers on " + Callers.threadKind() + "; " + p
+        out.println("dilithium-gpu batcher: " + (rate == null ? "closed-loop JCA callers" : "JCA calls arriving at "
+                + Format.rate(rate) + " per second (" + Format.seconds(warmup / 1e9) + " unmeasured, then "
+                + Format.seconds(measure / 1e9) + "), each")
+                + " on " + Callers.threadKind() + "; " + p
                 + " Signature of " + provider.getName() + ", update(" + JcaLoad.MESSAGE_BYTES + " bytes) and sign() or"
                 + " verify() per call; stand-in backend " + batchNanos / 1000 + " µs per batch"
                 + (attemptMicros == 0 ? "" : String.format(Locale.ROOT, ", signing %.2f attempts of %d µs on average"
@@ -242,6 +253,10 @@ final class BatcherCli extends Subcommand {
             BatcherMXBean m = batcher.metrics();
             for (Operation op : chosenOps) {
                 for (JcaLoad.Style style : chosenStyles) {
+                    if (rate != null) {
+                        openLoop(load, op, style, m, warmup, measure, out);
+                        continue;
+                    }
                     for (int callers : levels) {
                         Anatomy start = Anatomy.of(m);
                         Callers.ClosedLoopResult<?> r = op == Operation.SIGN
@@ -257,6 +272,25 @@ final class BatcherCli extends Subcommand {
             keys.getPrivate().destroy();
         }
         return Cli.OK;
+    }
+
+    /** {@code --rate}: one open loop of {@code load}'s calls, its lead-in {@code warmup}, its line on {@code out}. */
+    private void openLoop(JcaLoad load, Operation op, JcaLoad.Style style, BatcherMXBean m, long warmup, long measure,
+                          PrintStream out) throws Exception {
+        Anatomy start = Anatomy.of(m);
+        CpuUse cpuStart = CpuUse.snapshot();
+        long allocatedStart = Allocated.now();
+        GcTime gcStart = GcTime.now();
+        Callers.OpenLoopResult r = Callers.openLoop(rate, warmup, measure,
+                op == Operation.SIGN ? load.signers(style) : load.verifiers(style));
+        long calls = r.calls();
+        out.printf(Locale.ROOT, "%s %s at %,.0f/s (CPU, bytes and collections of the lead-in too): p50 %s, p99 %s,"
+                        + " p99.9 %s, max %s; %s; %s; %s; %s%n",
+                ThroughputCli.opName(op), style.label, rate, Format.millis(r.latency().getValueAtPercentile(50)),
+                Format.millis(r.latency().getValueAtPercentile(99)), Format.millis(r.latency().getValueAtPercentile(99.9)),
+                Format.millis(r.latency().getMaxValue()), Anatomy.of(m).since(start), CpuUse.snapshot().since(cpuStart,
+                        calls), Allocated.perCall(allocatedStart, Allocated.now(), calls), GcTime.now().since(gcStart));
+        out.println("  " + OpenLoopTimeline.summary(r.timeline()));
     }
 
     /**

@@ -177,56 +177,81 @@ final class Callers {
     }
 
     /**
-     * Issues calls at {@code ratePerSecond} for {@code durationNanos}, each on a thread of its own
-     * and with a caller object taken from a pool (made by {@code factory} when none is idle). The
-     * schedule is dealt to {@link #ISSUERS} platform threads, call i to issuer i mod their number:
-     * one thread starting every call fell behind its schedule at a million calls per second, and
-     * its lag counted as the calls' latency.
-     *
-     * @return the latency of every call in nanoseconds, from its scheduled arrival to its return
-     * @throws Exception the first exception any call threw
+     * An open loop's outcome: the latency of every measured call in nanoseconds, from its scheduled
+     * arrival to its return, and the whole run (lead-in included) in windows of arrival time.
      */
-    static Histogram openLoop(double ratePerSecond, long durationNanos, CallFactory<? extends Call> factory)
-            throws Exception {
-        return openLoop(ratePerSecond, durationNanos, factory, ISSUERS);
+    record OpenLoopResult(Histogram latency, List<OpenLoopTimeline.Window> timeline) {
+        /** Every call of the run, the lead-in's included: what the process's CPU and allocation over the run served. */
+        long calls() {
+            return timeline.stream().mapToLong(OpenLoopTimeline.Window::calls).sum();
+        }
     }
 
-    /** {@link #openLoop(double, long, CallFactory)} with the schedule dealt to {@code issuers} threads. */
-    static Histogram openLoop(double ratePerSecond, long durationNanos, CallFactory<? extends Call> factory,
-                              int issuers) throws Exception {
-        long planned = Math.round(ratePerSecond * durationNanos / 1e9);
-        if (planned < 1 || planned > MAX_OPEN_LOOP_CALLS) {
-            throw new IllegalArgumentException("open loop of " + planned + " calls: rate or duration out of range");
+    /**
+     * Issues calls at {@code ratePerSecond}, for {@code leadInNanos} unmeasured and then
+     * {@code durationNanos} measured, each on a thread of its own and with a caller object taken from
+     * a pool (made by {@code factory} when none is idle). The lead-in runs the same schedule, so that
+     * the measured calls meet a system already at that load, with the JIT done compiling the
+     * thread-per-call path a closed loop never runs (HotSpot compiled it for hundreds of milliseconds
+     * into a fresh JVM's first open loop). The schedule is dealt to {@link #ISSUERS} platform threads,
+     * call i to issuer i mod their number: one thread starting every call fell behind its schedule at a
+     * million calls per second, and its lag counted as the calls' latency.
+     *
+     * @throws Exception the first exception any call threw
+     */
+    static OpenLoopResult openLoop(double ratePerSecond, long leadInNanos, long durationNanos,
+                                   CallFactory<? extends Call> factory) throws Exception {
+        return openLoop(ratePerSecond, leadInNanos, durationNanos, factory, ISSUERS);
+    }
+
+    /** {@link #openLoop(double, long, long, CallFactory)} with the schedule dealt to {@code issuers} threads. */
+    static OpenLoopResult openLoop(double ratePerSecond, long leadInNanos, long durationNanos,
+                                   CallFactory<? extends Call> factory, int issuers) throws Exception {
+        long measured = Math.round(ratePerSecond * durationNanos / 1e9);
+        long planned = Math.round(ratePerSecond * (leadInNanos + durationNanos) / 1e9);
+        if (leadInNanos < 0 || measured < 1 || planned > MAX_OPEN_LOOP_CALLS) {
+            throw new IllegalArgumentException("open loop of " + measured + " measured calls after a lead-in of "
+                    + leadInNanos + " ns: rate or durations out of range");
         }
         int total = (int) planned;
+        double interval = 1e9 / ratePerSecond;
+        // The first call due at or after the lead-in's end is the first measured one.
+        int firstMeasured = (int) Math.min(total, Math.ceil(leadInNanos / interval));
         ConcurrentHistogram latency = new ConcurrentHistogram(LATENCY_DIGITS);
         ConcurrentLinkedQueue<Call> idle = new ConcurrentLinkedQueue<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch finished = new CountDownLatch(total);
-        double interval = 1e9 / ratePerSecond;
         int threads = Math.max(1, Math.min(issuers, total));
         ExecutorService executor = newExecutor();
         List<Thread> issuing = new ArrayList<>();
+        long origin = System.nanoTime();
+        OpenLoopTimeline timeline = new OpenLoopTimeline(origin, (long) (firstMeasured * interval), interval, total);
         try {
-            long origin = System.nanoTime();
             for (int k = 0; k < threads; k++) {
                 int first = k;
                 Thread issuer = new Thread(() -> {
                     for (int i = first; i < total && failure.get() == null; i += threads) {
+                        final int call = i;
                         final long due = origin + (long) (i * interval);
                         long now;
                         while ((now = System.nanoTime()) < due) {
                             LockSupport.parkNanos(due - now);
                         }
+                        final long issued = now - due;
                         try {
                             executor.execute(() -> {
                                 try {
+                                    long started = System.nanoTime() - due;
                                     Call caller = idle.poll();
                                     if (caller == null) {
                                         caller = factory.create();
                                     }
                                     caller.call();
-                                    latency.recordValue(System.nanoTime() - due);
+                                    long took = System.nanoTime() - due;
+                                    if (call >= firstMeasured) {
+                                        latency.recordValue(took);
+                                    }
+                                    timeline.record(call, issued, started, took);
                                     idle.offer(caller);
                                 } catch (Throwable t) {
                                     failure.compareAndSet(null, t);
@@ -252,9 +277,10 @@ final class Callers {
             }
         } finally {
             executor.shutdownNow();
+            timeline.stop();
         }
         rethrow(failure.get());
-        return latency;
+        return new OpenLoopResult(latency, timeline.windows());
     }
 
     private static void sleepNanos(long nanos) throws InterruptedException {

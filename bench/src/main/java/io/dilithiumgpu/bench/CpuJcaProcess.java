@@ -15,6 +15,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The {@code jca} subcommand's {@link Contender#DILITHIUM_GPU_CPU} cells: this provider in a second
@@ -30,7 +31,7 @@ import java.util.Set;
  * second JVM: NOTE text                           (zero or more, then)
  *             READY ML-DSA-44,ML-DSA-65           (warmed up; the sets it measures)
  * this JVM:   CLOSED ML-DSA-44 sign reuse 16      second JVM: OPS 12345.6 | REFUSED why
- *             OPEN ML-DSA-44 sign reuse 6000.0    second JVM: LATENCY rate calls p50 p99 p99.9 max | REFUSED why
+ *             OPEN ML-DSA-44 sign reuse 6000.0    second JVM: LATENCY rate calls p50 p99 p99.9 max windows | REFUSED why
  *             (end of input)                      second JVM: PROBLEM text (zero or more), exits
  * </pre>
  * Any other line of its output is passed on to standard error.
@@ -176,14 +177,26 @@ final class CpuJcaProcess implements JcaCells {
         return set.algorithmName() + " " + ThroughputCli.opName(op) + " " + style.label;
     }
 
+    /** {@code rate calls p50 p99 p99.9 max window;window;...} ({@link OpenLoopTimeline.Window#encode}; - for none). */
     static String encode(Latency l) {
-        return l.rate() + " " + l.calls() + " " + l.p50() + " " + l.p99() + " " + l.p999() + " " + l.max();
+        String windows = l.timeline().stream().map(OpenLoopTimeline.Window::encode).collect(Collectors.joining(";"));
+        return l.rate() + " " + l.calls() + " " + l.p50() + " " + l.p99() + " " + l.p999() + " " + l.max() + " "
+                + (windows.isEmpty() ? "-" : windows);
     }
 
     static Latency decode(String text) {
         String[] f = text.trim().split(" ");
+        if (f.length != 7) {
+            throw new IllegalArgumentException("not a latency: " + text);
+        }
+        List<OpenLoopTimeline.Window> windows = new ArrayList<>();
+        if (!f[6].equals("-")) {
+            for (String w : f[6].split(";")) {
+                windows.add(OpenLoopTimeline.Window.decode(w));
+            }
+        }
         return new Latency(Double.parseDouble(f[0]), Integer.parseInt(f[1]), Long.parseLong(f[2]),
-                Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]));
+                Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]), List.copyOf(windows));
     }
 
     /**

@@ -17,7 +17,7 @@ final class Csv {
         lines.add(join(header));
     }
 
-    /** Adds a row; numbers are written by {@link Format#csvNumber}, everything else as text. */
+    /** Adds a row; numbers are written by {@link Format#csvNumber} (NaN, a value not known, as nothing), everything else as text. */
     Csv row(Object... cells) {
         if (cells.length != columns) {
             throw new IllegalArgumentException("row has " + cells.length + " cells, CSV has " + columns + " columns");
@@ -25,7 +25,8 @@ final class Csv {
         String[] text = new String[cells.length];
         for (int i = 0; i < cells.length; i++) {
             Object v = cells[i];
-            text[i] = v instanceof Double || v instanceof Float ? Format.csvNumber(((Number) v).doubleValue())
+            text[i] = v instanceof Double || v instanceof Float ? (Double.isNaN(((Number) v).doubleValue()) ? ""
+                    : Format.csvNumber(((Number) v).doubleValue()))
                     : v == null ? "" : v.toString();
         }
         lines.add(join(text));

@@ -135,10 +135,10 @@ final class InProcessJcaCells implements JcaCells {
         long allocatedBefore = Allocated.now();
         GcTime gcBefore = GcTime.now();
         Anatomy before = ours() ? Anatomy.snapshot() : null;
-        Histogram latency;
+        Callers.OpenLoopResult run;
         if (op == Operation.SIGN) {
             List<JcaLoad.Signer> made = Collections.synchronizedList(new ArrayList<>());
-            latency = Callers.openLoop(rate, measure, () -> {
+            run = Callers.openLoop(rate, warmup, measure, () -> {
                 JcaLoad.Signer s = load.signers(style).create();
                 made.add(s);
                 return s;
@@ -147,18 +147,23 @@ final class InProcessJcaCells implements JcaCells {
                 load.checkSigners(made, CHECKED_SIGNERS);
             }
         } else {
-            latency = Callers.openLoop(rate, measure, load.verifiers(style));
+            run = Callers.openLoop(rate, warmup, measure, load.verifiers(style));
         }
+        Histogram latency = run.latency();
         long allocatedAfter = Allocated.now();
         long calls = latency.getTotalCount();
-        System.err.printf(Locale.ROOT, "[jca] %s %s %s %s, open loop at %,.0f/s: %,d calls; p50 %s, p99 %s, p99.9 %s,"
-                        + " max %s; %s%s; %s; %s%n", label, p, ThroughputCli.opName(op), style.label, rate, calls,
+        long served = run.calls();
+        String cell = String.format(Locale.ROOT, "[jca] %s %s %s %s, open loop at %,.0f/s", label, p,
+                ThroughputCli.opName(op), style.label, rate);
+        System.err.printf(Locale.ROOT, "%s: %,d calls after a lead-in of %s; p50 %s, p99 %s, p99.9 %s, max %s; lead-in"
+                        + " included: %s%s; %s; %s%n", cell, calls, Format.seconds(warmup / 1e9),
                 Format.millis(latency.getValueAtPercentile(50)), Format.millis(latency.getValueAtPercentile(99)),
                 Format.millis(latency.getValueAtPercentile(99.9)), Format.millis(latency.getMaxValue()),
-                before == null ? "" : Anatomy.snapshot().since(before) + "; ", CpuUse.snapshot().since(cpuBefore, calls),
-                Allocated.perCall(allocatedBefore, allocatedAfter, calls), GcTime.now().since(gcBefore));
+                before == null ? "" : Anatomy.snapshot().since(before) + "; ", CpuUse.snapshot().since(cpuBefore, served),
+                Allocated.perCall(allocatedBefore, allocatedAfter, served), GcTime.now().since(gcBefore));
+        System.err.println(cell + ", " + OpenLoopTimeline.summary(run.timeline()));
         return new Latency(rate, (int) calls, latency.getValueAtPercentile(50), latency.getValueAtPercentile(99),
-                latency.getValueAtPercentile(99.9), latency.getMaxValue());
+                latency.getValueAtPercentile(99.9), latency.getMaxValue(), run.timeline());
     }
 
     private JcaLoad load(ParameterSet p) {

@@ -11,8 +11,12 @@ import java.util.List;
  * ({@link CpuJcaProcess}). Every signature a cell makes is checked.
  */
 interface JcaCells {
-    /** Latency under open-loop arrivals at {@code rate} per second: {@code calls} calls, in nanoseconds. */
-    record Latency(double rate, int calls, long p50, long p99, long p999, long max) {}
+    /**
+     * Latency under open-loop arrivals at {@code rate} per second: {@code calls} measured calls, in
+     * nanoseconds, and the whole run, lead-in included, in windows of arrival time.
+     */
+    record Latency(double rate, int calls, long p50, long p99, long p999, long max,
+                   List<OpenLoopTimeline.Window> timeline) {}
 
     /** Whether this provider measures {@code set} (it has it, and its load was made). */
     boolean has(ParameterSet set);
@@ -26,7 +30,8 @@ interface JcaCells {
     double closedLoop(ParameterSet set, Operation op, JcaLoad.Style style, int callers) throws Exception;
 
     /**
-     * Latency with calls arriving at {@code rate} per second for the run's measured time.
+     * Latency with calls arriving at {@code rate} per second for the run's measured time, after as
+     * long a lead-in at that rate as its warm-up time per level.
      *
      * @throws WrongResultException when a result was wrong
      */

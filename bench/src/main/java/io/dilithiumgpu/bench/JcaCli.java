@@ -35,7 +35,8 @@ import java.util.stream.Collectors;
  * operation and call style: throughput with 1 to 4096 concurrent callers, each calling
  * {@code Signature.sign()} or {@code verify()} in a loop (closed loop); then latency percentiles
  * with calls arriving at half that provider's peak throughput on a fixed schedule (open loop),
- * measured from each call's scheduled arrival. The providers are measured side by side, every one
+ * measured from each call's scheduled arrival after as long a lead-in at that rate as the warm-up
+ * before a level, and shown by windows of arrival beside what ran in them ({@link OpenLoopTimeline}). The providers are measured side by side, every one
  * warmed up before the first cell, then level by level ({@link JcaSchedule}), so that the two
  * numbers of a ratio are taken seconds apart. The table adds, under each group, every provider's
  * throughput as a ratio to the reference: SUN for ML-DSA (BouncyCastle where SUN has none), and
@@ -53,6 +54,7 @@ public final class JcaCli extends Subcommand {
     static final int WARMUP_CALLERS = 64;
     static final String THROUGHPUT_CSV = "jca.csv";
     static final String LATENCY_CSV = "jca-latency.csv";
+    static final String TIMELINE_CSV = "jca-timeline.csv";
 
     @Option(names = "--providers", paramLabel = "LIST", split = ",", converter = ContenderName.class,
             description = "providers measured, in this order: DilithiumGPU (this process, its batcher's backend),"
@@ -82,8 +84,9 @@ public final class JcaCli extends Subcommand {
     double seconds = DEFAULT_SECONDS;
 
     @Option(names = "--warmup-seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
-            description = "unmeasured time before each level, and per set and operation in a warm-up pass before"
-                    + " the first (default ${DEFAULT-VALUE})")
+            description = "unmeasured time before each level and before each open loop's measured time (calls"
+                    + " arriving at its rate), and per set and operation in a warm-up pass before the first (default"
+                    + " ${DEFAULT-VALUE})")
     double warmupSeconds = DEFAULT_WARMUP_SECONDS;
 
     @Option(names = "--jit-quiet-seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
@@ -105,8 +108,9 @@ public final class JcaCli extends Subcommand {
     @Option(names = "--serve", hidden = true)
     boolean serve;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "also write " + THROUGHPUT_CSV + " and " + LATENCY_CSV
-            + " there")
+    @Option(names = "--out", paramLabel = "DIR", description = "also write " + THROUGHPUT_CSV + ", " + LATENCY_CSV
+            + " and " + TIMELINE_CSV + " (each open loop by " + OpenLoopTimeline.WINDOW_NANOS / 1_000_000
+            + " ms windows of arrival) there")
     Path outDir;
 
     /** A {@link Contender} by its label, any case. */
@@ -135,7 +139,8 @@ public final class JcaCli extends Subcommand {
 
     /** Throughput of one (set, operation, style, provider) at each concurrency, and latency at half the peak. */
     record Result(ParameterSet set, Operation op, JcaLoad.Style style, Contender provider, List<Integer> callers,
-                  double[] opsPerSecond, double arrivalRate, int calls, long p50, long p99, long p999, long max) {
+                  double[] opsPerSecond, double arrivalRate, int calls, long p50, long p99, long p999, long max,
+                  List<OpenLoopTimeline.Window> timeline) {
         double peak() {
             double best = 0;
             for (double v : opsPerSecond) {
@@ -177,7 +182,8 @@ public final class JcaCli extends Subcommand {
                 + " Signature and calls it in a loop; style getInstance: Signature.getInstance + init per call;"
                 + " every call update(" + JcaLoad.MESSAGE_BYTES + " bytes) + sign()/verify()");
         out.println("open loop: calls arrive every 1/rate s at " + (rate == null ? "half the provider's peak"
-                : Format.rate(rate) + " per second") + "; latency from scheduled arrival to return");
+                : Format.rate(rate) + " per second") + ", " + Format.seconds(warmupSeconds) + " unmeasured, then "
+                + Format.seconds(seconds) + " measured; latency from scheduled arrival to return");
         out.println("order: per set, operation and style, level by level, each provider's cell right after the"
                 + " other's, their order reversed at every other level" + (rounds == 1 ? ""
                         : " and round; " + rounds + " rounds, each cell the median of its " + rounds)
@@ -227,7 +233,9 @@ public final class JcaCli extends Subcommand {
             Path dir = outDir;
             throughputCsv(results).write(dir.resolve(THROUGHPUT_CSV));
             latencyCsv(results).write(dir.resolve(LATENCY_CSV));
-            out.println("wrote " + dir.resolve(THROUGHPUT_CSV) + " and " + dir.resolve(LATENCY_CSV));
+            timelineCsv(results).write(dir.resolve(TIMELINE_CSV));
+            out.println("wrote " + dir.resolve(THROUGHPUT_CSV) + ", " + dir.resolve(LATENCY_CSV) + " and "
+                    + dir.resolve(TIMELINE_CSV));
         }
         return problems.isEmpty() ? Cli.OK : Cli.FAILED;
     }
@@ -274,7 +282,7 @@ public final class JcaCli extends Subcommand {
                 double arrivals = rate != null ? rate : Math.max(peak / 2, 1e9 / measure);
                 JcaCells.Latency l = cells.get(c).openLoop(p, op, style, arrivals);
                 results.add(new Result(p, op, style, c, levels, rates, l.rate(), l.calls(), l.p50(), l.p99(),
-                        l.p999(), l.max()));
+                        l.p999(), l.max(), l.timeline()));
             } catch (WrongResultException wrong) {
                 refused.add(c);
                 problems.add("REFUSED " + c.label + " " + p + " " + ThroughputCli.opName(op) + " " + style.label
@@ -509,6 +517,24 @@ public final class JcaCli extends Subcommand {
         for (Result r : results) {
             csv.row(r.set().algorithmName(), ThroughputCli.opName(r.op()), r.style().label, r.provider().label,
                     r.arrivalRate(), r.calls(), r.p50() / 1e6, r.p99() / 1e6, r.max() / 1e6, r.p999() / 1e6);
+        }
+        return csv;
+    }
+
+    /**
+     * Each open loop by windows of arrival time ({@link OpenLoopTimeline}), its lead-in's at negative
+     * times: the calls' latency beside what ran in the window.
+     */
+    static Csv timelineCsv(List<Result> results) {
+        Csv csv = new Csv("set", "operation", "style", "provider", "window_start_ms", "calls", "mean_ms", "max_ms",
+                "issued_late_ms", "started_late_ms", "this_jvm_cores", "other_processes_cores", "steal_cores",
+                "jit_cpu_ms", "gc_pauses", "gc_ms");
+        for (Result r : results) {
+            for (OpenLoopTimeline.Window w : r.timeline()) {
+                csv.row(r.set().algorithmName(), ThroughputCli.opName(r.op()), r.style().label, r.provider().label,
+                        w.startMillis(), w.calls(), w.meanMillis(), w.maxMillis(), w.issuedLate(), w.startedLate(),
+                        w.thisProcess(), w.otherCores(), w.stealCores(), w.jitMillis(), w.gcPauses(), w.gcMillis());
+            }
         }
         return csv;
     }

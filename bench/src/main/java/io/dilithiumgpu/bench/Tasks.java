@@ -3,6 +3,7 @@ package io.dilithiumgpu.bench;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -36,5 +37,16 @@ final class Tasks {
             }
         }
         return out;
+    }
+
+    /** The run time so far of one thread of this process by task id, or -1 where it has ended or Linux shows none. */
+    static long runNanos(long tid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/schedstat")).trim();
+            int space = stat.indexOf(' ');
+            return Long.parseLong(space < 0 ? stat : stat.substring(0, space));
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 }

@@ -4,6 +4,7 @@ import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -59,7 +60,7 @@ class CallersTest {
     @Test
     void openLoopIssuesRateTimesDurationCallsAndTimesEachOne() throws Exception {
         AtomicInteger total = new AtomicInteger();
-        Histogram latency = Callers.openLoop(2000, 25 * MS, () -> new Counting(total));
+        Histogram latency = Callers.openLoop(2000, 0, 25 * MS, () -> new Counting(total)).latency();
         assertEquals(50, latency.getTotalCount());
         assertEquals(50, total.get());
         assertTrue(latency.getMinValue() > 0, "latency " + latency.getMinValue());
@@ -70,16 +71,36 @@ class CallersTest {
     @Test
     void openLoopDealtToSeveralIssuersIssuesEveryCallOnce() throws Exception {
         AtomicInteger total = new AtomicInteger();
-        Histogram latency = Callers.openLoop(2000, 25 * MS, () -> new Counting(total), 3);
+        Histogram latency = Callers.openLoop(2000, 0, 25 * MS, () -> new Counting(total), 3).latency();
         assertEquals(50, latency.getTotalCount());
         assertEquals(50, total.get());
     }
 
     @Test
+    void openLoopMeasuresOnlyTheCallsAfterItsLeadInAndShowsThemAllInItsTimeline() throws Exception {
+        AtomicInteger total = new AtomicInteger();
+        Callers.OpenLoopResult r = Callers.openLoop(1000, 60 * MS, 40 * MS, () -> new Counting(total), 2);
+        assertEquals(100, total.get(), "60 ms and 40 ms at 1,000/s");
+        assertEquals(40, r.latency().getTotalCount(), "the lead-in's calls are not measured");
+        List<OpenLoopTimeline.Window> windows = r.timeline();
+        assertEquals(List.of(-100.0, -50.0, 0.0), windows.stream().map(OpenLoopTimeline.Window::startMillis).toList(),
+                "windows of 50 ms from the measured part's start");
+        assertEquals(List.of(10L, 50L, 40L), windows.stream().map(OpenLoopTimeline.Window::calls).toList(),
+                "calls by scheduled arrival: 0-9 due before -50 ms, 10-59 before 0, 60-99 after");
+        for (OpenLoopTimeline.Window w : windows) {
+            assertTrue(w.maxMillis() >= w.meanMillis() && w.meanMillis() > 0, w.toString());
+            assertTrue(w.startedLate() >= w.issuedLate() && w.issuedLate() >= 0, w.toString());
+            assertTrue(w.maxMillis() >= w.startedLate(), w.toString());
+        }
+    }
+
+    @Test
     void openLoopReportsFailuresAndRejectsEmptyPlans() {
-        assertThrows(WrongResultException.class, () -> Callers.openLoop(1000, 10 * MS, () -> () -> {
+        assertThrows(WrongResultException.class, () -> Callers.openLoop(1000, 0, 10 * MS, () -> () -> {
             throw new WrongResultException("signature did not verify");
         }));
-        assertThrows(IllegalArgumentException.class, () -> Callers.openLoop(10, MS, () -> () -> { }));
+        assertThrows(IllegalArgumentException.class, () -> Callers.openLoop(10, 0, MS, () -> () -> { }));
+        assertThrows(IllegalArgumentException.class, () -> Callers.openLoop(10, 100 * MS, MS, () -> () -> { }),
+                "a lead-in does not make up for a measured part without calls");
     }
 }

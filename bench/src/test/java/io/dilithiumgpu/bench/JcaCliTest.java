@@ -28,15 +28,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class JcaCliTest {
     private static final List<Integer> LEVELS = List.of(1, 16, 4096);
+    private static final OpenLoopTimeline.Window WINDOW = new OpenLoopTimeline.Window(-50, 300, 1.25, 12.5, 0.5,
+            11, 7.5, Double.NaN, 0, 3, 1, 2);
     private static final JcaCli.Result OURS = new JcaCli.Result(ParameterSet.ML_DSA_44, Operation.VERIFY,
             JcaLoad.Style.REUSE, Contender.DILITHIUM_GPU, LEVELS, new double[] {900, 12_000, 10_500}, 6_000, 12_000,
-            1_500_000, 9_250_000, 15_000_000, 20_000_000);
+            1_500_000, 9_250_000, 15_000_000, 20_000_000, List.of(WINDOW));
     private static final JcaCli.Result SUN = new JcaCli.Result(ParameterSet.ML_DSA_44, Operation.VERIFY,
             JcaLoad.Style.REUSE, Contender.SUN, LEVELS, new double[] {1_800, 8_000, 7_000}, 4_000, 8_000,
-            250_000, 1_000_000, 1_500_000, 2_000_000);
+            250_000, 1_000_000, 1_500_000, 2_000_000, List.of());
     private static final JcaCli.Result BC_ROUND3 = new JcaCli.Result(ParameterSet.DILITHIUM2, Operation.SIGN,
             JcaLoad.Style.GET_INSTANCE, Contender.BC, LEVELS, new double[] {500, 1_000, 1_000}, 500, 1_000,
-            2_000_000, 3_000_000, 3_500_000, 4_000_000);
+            2_000_000, 3_000_000, 3_500_000, 4_000_000, List.of());
 
     @Test
     void signAndVerifyByDefaultAndNeverKeygen() throws UsageException {
@@ -64,7 +66,7 @@ class JcaCliTest {
     void theReferenceIsSunForMlDsaAndBouncyCastleForRound3() {
         assertEquals(Contender.SUN, JcaCli.reference(List.of(OURS, SUN)));
         JcaCli.Result bc = new JcaCli.Result(ParameterSet.ML_DSA_44, Operation.VERIFY, JcaLoad.Style.REUSE,
-                Contender.BC, LEVELS, new double[] {1, 2, 3}, 1, 1, 1, 1, 1, 1);
+                Contender.BC, LEVELS, new double[] {1, 2, 3}, 1, 1, 1, 1, 1, 1, List.of());
         assertEquals(Contender.BC, JcaCli.reference(List.of(OURS, bc)), "BC where SUN was not measured");
         assertEquals(Contender.BC, JcaCli.reference(List.of(BC_ROUND3)));
         assertNull(JcaCli.reference(List.of(OURS)));
@@ -106,6 +108,10 @@ class JcaCliTest {
         assertEquals("set,operation,style,provider,arrival_rate_per_s,calls,p50_ms,p99_ms,max_ms,p999_ms\n"
                         + "ML-DSA-44,verify,reuse,DilithiumGPU,6000,12000,1.50000,9.25000,20,15\n",
                 JcaCli.latencyCsv(List.of(OURS)).content());
+        assertEquals("set,operation,style,provider,window_start_ms,calls,mean_ms,max_ms,issued_late_ms,started_late_ms,"
+                        + "this_jvm_cores,other_processes_cores,steal_cores,jit_cpu_ms,gc_pauses,gc_ms\n"
+                        + "ML-DSA-44,verify,reuse,DilithiumGPU,-50,300,1.25000,12.5000,0.500000,11,7.50000,,0,3,1,2\n",
+                JcaCli.timelineCsv(List.of(OURS, SUN)).content(), "SUN's run has no windows; NaN is left empty");
     }
 
     @Test
@@ -134,8 +140,11 @@ class JcaCliTest {
 
     @Test
     void aLatencyCrossesToTheOtherJvmIntact() {
-        JcaCells.Latency l = new JcaCells.Latency(1234.5678901, 50, 1_500_000, 9_250_001, 15_000_000, 20_000_003);
+        JcaCells.Latency l = new JcaCells.Latency(1234.5678901, 50, 1_500_000, 9_250_001, 15_000_000, 20_000_003,
+                List.of(WINDOW, new OpenLoopTimeline.Window(0, 301, 0.3, 0.9, 0.01, 0.02, 9.5, 6.25, 0.1, 0, 0, 0)));
         assertEquals(l, CpuJcaProcess.decode(CpuJcaProcess.encode(l)));
+        JcaCells.Latency none = new JcaCells.Latency(10, 1, 1, 1, 1, 1, List.of());
+        assertEquals(none, CpuJcaProcess.decode(CpuJcaProcess.encode(none)));
     }
 
     /**
@@ -161,6 +170,8 @@ class JcaCliTest {
         JcaCells.Latency l = CpuJcaProcess.decode(lines.get(3).substring("LATENCY ".length()));
         assertEquals(1000.0, l.rate());
         assertEquals(30, l.calls(), "0.03 s at 1,000/s");
+        assertEquals(-50.0, l.timeline().get(0).startMillis(), "the lead-in (the warm-up time, 0.01 s) in the window before");
+        assertEquals(40, l.timeline().stream().mapToLong(OpenLoopTimeline.Window::calls).sum(), "lead-in and measured");
         assertThrows(IllegalArgumentException.class, () -> CpuJcaProcess.answer(cells, "CLOSED ML-DSA-44 sign 2"));
         assertThrows(IllegalArgumentException.class, () -> CpuJcaProcess.answer(cells, "RUN ML-DSA-44 sign reuse 2"));
     }
@@ -203,6 +214,13 @@ class JcaCliTest {
         int providers = sun ? 4 : 3;
         assertEquals(1 + 2 * providers, Files.readAllLines(dir.resolve(JcaCli.THROUGHPUT_CSV)).size());
         assertEquals(1 + 2 * providers, Files.readAllLines(dir.resolve(JcaCli.LATENCY_CSV)).size());
+        List<String> timeline = Files.readAllLines(dir.resolve(JcaCli.TIMELINE_CSV));
+        for (String provider : sun ? List.of("DilithiumGPU", "DilithiumGPU/cpu", "SUN", "BC")
+                : List.of("DilithiumGPU", "DilithiumGPU/cpu", "BC")) {
+            assertEquals(2 * 2, timeline.stream().filter(l -> l.startsWith("ML-DSA-44,")
+                    && l.split(",")[3].equals(provider)).count(), provider + " sign and verify: a lead-in window"
+                    + " and a measured one each (0.01 s and 0.03 s), the second JVM's too:\n" + timeline);
+        }
     }
 
     /** {@code --rate}: the open loop alone, at the rate given; every signature still checked. */

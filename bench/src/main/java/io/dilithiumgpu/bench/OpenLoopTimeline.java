@@ -1,0 +1,330 @@
+package io.dilithiumgpu.bench;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * An open loop's calls in windows of their scheduled arrival, each with what ran on the host in
+ * it, for telling a latency tail the load makes (calls queued behind calls) from one a stall makes
+ * (a collection, the JIT, another process, a late issuer). A p99 over a whole run says how long
+ * the slow calls took, not when or beside what.
+ *
+ * <p>Per window, from the calls due in it: how many, their mean and longest latency, and how late
+ * the latest of them was issued (the issuing thread woke or got a core late) and started (its
+ * thread got a carrier late); both lateness figures count from the scheduled arrival, so a call
+ * started late by a late issue shows both. From a sampler thread that wakes at each window's end:
+ * this process's CPU, the rest of the host's (Linux {@code /proc/stat}: another JVM, say), the
+ * host's steal (a virtual machine's CPUs taken by its hypervisor), the JIT compiler threads' CPU
+ * and the garbage collectors' pauses.
+ */
+final class OpenLoopTimeline {
+    /** Width of a window. */
+    static final long WINDOW_NANOS = 50_000_000L;
+    /** A window whose slowest call took longer than this is a slow window (issue 17's target for p99). */
+    static final long SLOW_NANOS = 10_000_000L;
+
+    /**
+     * One window. Times in milliseconds, CPU in cores busy over the window ({@code NaN} where the
+     * host does not show it).
+     *
+     * @param startMillis  the window's start from the measured part's start (negative in the lead-in; the
+     *                     lead-in's first window may begin before its first call)
+     * @param calls        calls due in the window (all of them returned)
+     * @param issuedLate   the latest issue of a call after its scheduled arrival
+     * @param startedLate  the latest start of a call's thread after its scheduled arrival
+     * @param thisProcess  this process's CPU
+     * @param otherCores   the rest of the host's busy CPU
+     * @param stealCores   CPU the host's hypervisor took
+     * @param jitMillis    the JIT compiler threads' CPU time
+     * @param gcPauses     collections that paused the application (counted by their end)
+     * @param gcMillis     their time
+     */
+    record Window(double startMillis, long calls, double meanMillis, double maxMillis, double issuedLate,
+                  double startedLate, double thisProcess, double otherCores, double stealCores, double jitMillis,
+                  long gcPauses, long gcMillis) {
+        boolean slow() {
+            return maxMillis > SLOW_NANOS / 1e6;
+        }
+
+        /** The window's fields, comma-separated, in the order of the record (for a second JVM's reply). */
+        String encode() {
+            return startMillis + "," + calls + "," + meanMillis + "," + maxMillis + "," + issuedLate + ","
+                    + startedLate + "," + thisProcess + "," + otherCores + "," + stealCores + "," + jitMillis + ","
+                    + gcPauses + "," + gcMillis;
+        }
+
+        static Window decode(String text) {
+            String[] f = text.split(",");
+            if (f.length != 12) {
+                throw new IllegalArgumentException("not a window: " + text);
+            }
+            return new Window(Double.parseDouble(f[0]), Long.parseLong(f[1]), Double.parseDouble(f[2]),
+                    Double.parseDouble(f[3]), Double.parseDouble(f[4]), Double.parseDouble(f[5]),
+                    Double.parseDouble(f[6]), Double.parseDouble(f[7]), Double.parseDouble(f[8]),
+                    Double.parseDouble(f[9]), Long.parseLong(f[10]), Long.parseLong(f[11]));
+        }
+    }
+
+    private final long origin;
+    private final long leadIn;
+    private final double interval;
+    /** Windows before the measured part's start: window {@code leadInWindows} is the first measured one. */
+    private final int leadInWindows;
+    private final int windows;
+    private final LongAdder[] calls;
+    private final LongAdder[] latencySum;
+    private final AtomicLongArray maxLatency;
+    private final AtomicLongArray issuedLate;
+    private final AtomicLongArray startedLate;
+    private final double[] thisProcess;
+    private final double[] otherCores;
+    private final double[] stealCores;
+    private final double[] jitMillis;
+    private final long[] gcPauses;
+    private final long[] gcMillis;
+    private volatile boolean sampling = true;
+    private final Thread sampler;
+
+    /**
+     * Starts the sampler.
+     *
+     * @param origin   {@link System#nanoTime()} of call 0's scheduled arrival
+     * @param leadIn   nanoseconds of unmeasured arrivals before the measured part
+     * @param interval nanoseconds between scheduled arrivals
+     * @param total    calls scheduled
+     */
+    OpenLoopTimeline(long origin, long leadIn, double interval, int total) {
+        this.origin = origin;
+        this.leadIn = leadIn;
+        this.interval = interval;
+        this.leadInWindows = (int) ((leadIn + WINDOW_NANOS - 1) / WINDOW_NANOS);
+        this.windows = Math.max(leadInWindows, window(total - 1) + 1);
+        calls = new LongAdder[windows];
+        latencySum = new LongAdder[windows];
+        for (int w = 0; w < windows; w++) {
+            calls[w] = new LongAdder();
+            latencySum[w] = new LongAdder();
+        }
+        maxLatency = new AtomicLongArray(windows);
+        issuedLate = new AtomicLongArray(windows);
+        startedLate = new AtomicLongArray(windows);
+        thisProcess = new double[windows];
+        otherCores = new double[windows];
+        stealCores = new double[windows];
+        jitMillis = new double[windows];
+        gcPauses = new long[windows];
+        gcMillis = new long[windows];
+        sampler = new Thread(this::sample, "bench-timeline");
+        sampler.setDaemon(true);
+        sampler.start();
+    }
+
+    /**
+     * A call's times, each from its scheduled arrival: when it was issued, when its thread started
+     * and when it returned.
+     */
+    void record(int call, long issued, long started, long latency) {
+        int w = Math.min(windows - 1, window(call));
+        calls[w].increment();
+        latencySum[w].add(latency);
+        raise(maxLatency, w, latency);
+        raise(issuedLate, w, issued);
+        raise(startedLate, w, started);
+    }
+
+    /** The window of a call's scheduled arrival; the windows start at the measured part's start, every {@link #WINDOW_NANOS}. */
+    private int window(int call) {
+        return (int) Math.floorDiv((long) (call * interval) - leadIn, WINDOW_NANOS) + leadInWindows;
+    }
+
+    private static void raise(AtomicLongArray a, int i, long v) {
+        for (long old = a.get(i); v > old && !a.compareAndSet(i, old, v); old = a.get(i)) {
+            // another call raised it meanwhile: compare again
+        }
+    }
+
+    /** Stops the sampler and waits for it to end; again, does nothing. */
+    void stop() throws InterruptedException {
+        sampling = false;
+        sampler.interrupt();
+        sampler.join();
+    }
+
+    /** The windows, the lead-in's first, after {@link #stop()}. */
+    List<Window> windows() {
+        if (sampler.isAlive()) {
+            throw new IllegalStateException("the sampler still runs: stop() first");
+        }
+        List<Window> out = new ArrayList<>();
+        for (int w = 0; w < windows; w++) {
+            long n = calls[w].sum();
+            out.add(new Window((w - leadInWindows) * WINDOW_NANOS / 1e6, n, n == 0 ? 0 : latencySum[w].sum() / 1e6 / n,
+                    maxLatency.get(w) / 1e6, issuedLate.get(w) / 1e6, startedLate.get(w) / 1e6, thisProcess[w],
+                    otherCores[w], stealCores[w], jitMillis[w], gcPauses[w], gcMillis[w]));
+        }
+        return out;
+    }
+
+    private void sample() {
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        com.sun.management.OperatingSystemMXBean process =
+                os instanceof com.sun.management.OperatingSystemMXBean sun ? sun : null;
+        CompilerCpu jit = new CompilerCpu();
+        List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
+        long lastProcess = process == null ? -1 : process.getProcessCpuTime();
+        long[] lastHost = HostCpu.read();
+        long lastJit = jit.nanos();
+        long[] lastGc = pauses(collectors);
+        for (int w = 0; w < windows && sampling; w++) {
+            long end = origin + leadIn + (long) (w - leadInWindows + 1) * WINDOW_NANOS;
+            for (long now = System.nanoTime(); now < end && sampling; now = System.nanoTime()) {
+                LockSupport.parkNanos(end - now);
+            }
+            long cpu = process == null ? -1 : process.getProcessCpuTime();
+            long[] host = HostCpu.read();
+            long compiled = jit.nanos();
+            long[] gc = pauses(collectors);
+            double mine = cpu >= 0 && lastProcess >= 0 ? (cpu - lastProcess) / (double) WINDOW_NANOS : Double.NaN;
+            thisProcess[w] = mine;
+            if (host != null && lastHost != null) {
+                otherCores[w] = Math.max(0, (host[0] - lastHost[0]) / (double) WINDOW_NANOS - mine);
+                stealCores[w] = (host[1] - lastHost[1]) / (double) WINDOW_NANOS;
+            } else {
+                otherCores[w] = Double.NaN;
+                stealCores[w] = Double.NaN;
+            }
+            jitMillis[w] = (compiled - lastJit) / 1e6;
+            gcPauses[w] = gc[0] - lastGc[0];
+            gcMillis[w] = gc[1] - lastGc[1];
+            lastProcess = cpu;
+            lastHost = host;
+            lastJit = compiled;
+            lastGc = gc;
+        }
+    }
+
+    /** Collections and milliseconds so far of the collectors that pause (not G1's concurrent cycle). */
+    private static long[] pauses(List<GarbageCollectorMXBean> collectors) {
+        long count = 0;
+        long millis = 0;
+        for (GarbageCollectorMXBean gc : collectors) {
+            if (gc.getName().contains("Concurrent")) {
+                continue;
+            }
+            count += Math.max(0, gc.getCollectionCount());
+            millis += Math.max(0, gc.getCollectionTime());
+        }
+        return new long[] {count, millis};
+    }
+
+    /**
+     * One line on the windows: how many were slow, and the slowest window with what ran in it, e.g.
+     * {@code 3 of 20 windows slow (a call over 10 ms), 1 of 10 in the lead-in; slowest at +350 ms: ...}.
+     */
+    static String summary(List<Window> windows) {
+        int measured = 0;
+        int slow = 0;
+        int leadIn = 0;
+        int slowLeadIn = 0;
+        Window worst = null;
+        for (Window w : windows) {
+            if (w.startMillis() < 0) {
+                leadIn++;
+                slowLeadIn += w.slow() ? 1 : 0;
+                continue;
+            }
+            measured++;
+            slow += w.slow() ? 1 : 0;
+            if (worst == null || w.maxMillis() > worst.maxMillis()) {
+                worst = w;
+            }
+        }
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%d ms windows: %d of %d slow (a call over %d ms)",
+                WINDOW_NANOS / 1_000_000, slow, measured, SLOW_NANOS / 1_000_000));
+        if (leadIn > 0) {
+            s.append(String.format(Locale.ROOT, ", %d of %d in the lead-in", slowLeadIn, leadIn));
+        }
+        if (worst != null) {
+            s.append("; slowest at ").append(describe(worst));
+        }
+        return s.toString();
+    }
+
+    /** A window in words: {@code +350 ms: 1,382 calls, mean 40.1 ms, max 111.0 ms, ...}. */
+    static String describe(Window w) {
+        return String.format(Locale.ROOT, "%+.0f ms: %,d calls, mean %.2f ms, max %.2f ms, issued up to %.2f ms late,"
+                        + " started up to %.2f ms late; cores: this JVM %s, other processes %s, steal %s; jit %.0f ms;"
+                        + " gc %d in %d ms", w.startMillis(), w.calls(), w.meanMillis(), w.maxMillis(), w.issuedLate(),
+                w.startedLate(), cores(w.thisProcess()), cores(w.otherCores()), cores(w.stealCores()), w.jitMillis(),
+                w.gcPauses(), w.gcMillis());
+    }
+
+    private static String cores(double v) {
+        return Double.isNaN(v) ? "?" : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    /** The compiler threads' CPU so far ({@link JitActivity}), re-listing them every 20 reads only. */
+    private static final class CompilerCpu {
+        private static final int RELIST_EVERY = 20;
+        private final Map<Long, Long> last = new HashMap<>();
+        private long total;
+        private int reads;
+
+        long nanos() {
+            if (reads++ % RELIST_EVERY == 0) {
+                JitActivity.compilerThreads().forEach(last::putIfAbsent);
+            }
+            for (Map.Entry<Long, Long> e : last.entrySet()) {
+                long run = Tasks.runNanos(e.getKey());
+                if (run >= 0) {
+                    total += Math.max(0, run - e.getValue());
+                    e.setValue(run);
+                }
+            }
+            return total;
+        }
+    }
+
+    /** The host's CPU from Linux {@code /proc/stat}'s first line: busy and steal nanoseconds, summed over its CPUs. */
+    static final class HostCpu {
+        /** Linux reports {@code /proc/stat} in units of 1/100 s (USER_HZ) on every architecture it supports. */
+        private static final long NANOS_PER_TICK = 10_000_000L;
+
+        private HostCpu() {}
+
+        /** [busy, steal] nanoseconds so far, or null where there is no {@code /proc/stat}. */
+        static long[] read() {
+            try {
+                String first = Files.readAllLines(Path.of("/proc/stat")).get(0);
+                return parse(first);
+            } catch (Exception e) {
+                return null;
+            }
+        }
+
+        /**
+         * From {@code cpu  user nice system idle iowait irq softirq steal ...}: busy is user, nice,
+         * system, irq and softirq (idle, iowait and steal are not this host's work).
+         */
+        static long[] parse(String cpuLine) {
+            String[] f = cpuLine.trim().split("\\s+");
+            if (!f[0].equals("cpu") || f.length < 9) {
+                throw new IllegalArgumentException("not /proc/stat's cpu line: " + cpuLine);
+            }
+            long busy = Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + Long.parseLong(f[6])
+                    + Long.parseLong(f[7]);
+            return new long[] {busy * NANOS_PER_TICK, Long.parseLong(f[8]) * NANOS_PER_TICK};
+        }
+    }
+}
