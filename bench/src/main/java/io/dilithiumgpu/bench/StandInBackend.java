@@ -31,6 +31,9 @@ public final class StandInBackend implements Backend {
     /** The chance that an attempt is the last, 1 / the mean attempts. */
     private final double lastAttempt;
     private final boolean tellsEarly;
+    /** Between two looks for ended tasks, as the CUDA backend's slots poll. */
+    private static final long MIN_POLL_NANOS = 20_000;
+    private static final long MAX_POLL_NANOS = 200_000;
 
     /**
      * @param preferredBatch  its preferred batch size, for every operation and set
@@ -104,7 +107,11 @@ public final class StandInBackend implements Backend {
         Arrays.fill(status, 0, n, TaskStatus.OK);
     }
 
-    /** Ends the tasks in the order of their drawn ends, telling {@code listener} (if any) of each. */
+    /**
+     * Ends the tasks in the order of their drawn ends, telling {@code listener} (if any) of each;
+     * with a listener it looks for ended tasks as the CUDA backend's slots poll their status bytes,
+     * every eighth of the time since the start, 20 to 200 µs apart, and tells all it finds.
+     */
     private void runLoops(int n, byte[] status, TaskListener listener) {
         long start = System.nanoTime() + batchNanos;
         ThreadLocalRandom random = ThreadLocalRandom.current();
@@ -120,11 +127,21 @@ public final class StandInBackend implements Backend {
             order[i] = i;
         }
         Arrays.sort(order, (a, b) -> Long.compare(ends[a], ends[b]));
-        for (int i : order) {
-            sleepUntil(start + ends[i]);
-            status[i] = TaskStatus.OK;
-            if (listener != null) {
-                listener.finished(i, TaskStatus.OK);
+        if (listener == null) {
+            sleepUntil(start + ends[order[n - 1]]);
+            Arrays.fill(status, 0, n, TaskStatus.OK);
+            return;
+        }
+        sleepUntil(start);
+        for (int next = 0; next < n; ) {
+            long now = System.nanoTime();
+            for (; next < n && start + ends[order[next]] <= now; next++) {
+                status[order[next]] = TaskStatus.OK;
+                listener.finished(order[next], TaskStatus.OK);
+            }
+            if (next < n) {
+                long poll = Math.min(MAX_POLL_NANOS, Math.max(MIN_POLL_NANOS, (now - start) >> 3));
+                sleepUntil(now + poll);
             }
         }
     }
