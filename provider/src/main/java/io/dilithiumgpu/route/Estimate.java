@@ -98,14 +98,18 @@ final class Estimate {
         return (p == 0 || now - p > timeoutNanos) && PROBED_AT.compareAndSet(this, p, now == 0 ? 1 : now);
     }
 
-    /** Adds a call's time, ended at {@code now}. */
-    void add(long sample, long now) {
+    /**
+     * Adds a call's time, ended at {@code now}; returns whether it was taken (once warm, a call that
+     * ends within {@value #MIN_GAP_NANOS} ns of the last one taken is not: thousands of callers
+     * writing the same estimate would contend for it, and a weight of 1/8 needs no more).
+     */
+    boolean add(long sample, long now) {
         if (probedAt != 0) {
             probedAt = 0;
         }
         int n = samples;
         if (n >= WARM_SAMPLES && now - observedAt < MIN_GAP_NANOS) {
-            return;
+            return false;
         }
         long s = Math.max(1, sample);
         last = s;
@@ -117,5 +121,6 @@ final class Estimate {
         if (n < WARM_SAMPLES) {
             samples = n + 1;
         }
+        return true;
     }
 }

@@ -38,9 +38,12 @@ final class LoadedRoundTrip {
 
     /** Adds a batched call's round trip that ended at {@code now} with {@code inFlight} calls in flight. */
     void add(long nanos, long now, int inFlight) {
-        estimate.add(nanos, now);
-        load = inFlight;
-        measuredAt = now;
+        // Only with a sample the estimate took: every batched call writing here made the callers of
+        // a loaded batcher contend for these fields.
+        if (estimate.add(nanos, now)) {
+            load = inFlight;
+            measuredAt = now;
+        }
     }
 
     /** The round trip while carrying the calls, or {@link RouteChoice#UNKNOWN} (never, or too long ago). */
