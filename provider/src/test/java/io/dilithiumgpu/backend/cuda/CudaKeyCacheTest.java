@@ -440,6 +440,48 @@ class CudaKeyCacheTest extends GpuBesideCpu {
         }
     }
 
+    /**
+     * The JCA path's batches: single signing requests of one key object through the batcher over
+     * the GPU, in its pinned buffers. Once the key is cached, the batches sign on it and every
+     * caller is told as its own task ends; the signatures are the CPU's.
+     */
+    @Test
+    void theBatchersSigningOnACachedKeyTellsEachCallerAsItsTaskEnds() {
+        CudaBackend fresh = GpuTests.openOrSkip(SMALL);
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        Keys keys = new Keys(p, 1, 0xCAC4E_0FL);
+        SplittableRandom r = new SplittableRandom(15);
+        PrivateKeyCache signer = new PrivateKeyCache(p);
+        int n = 3 * 64 + 5;
+        byte[] mus = random(r, n * 64);
+        byte[] rnds = random(r, n * p.rndBytes());
+        byte[][] expected = cpuSign(p, n, spread(keys.sks, p.privateKeyBytes(), new int[n]), mus, rnds);
+        int s = p.signatureBytes();
+        try (io.dilithiumgpu.batch.Batcher b = io.dilithiumgpu.batch.Batcher.open(
+                io.dilithiumgpu.batch.BatchConfig.builder().build(), fresh)) {
+            int devices = fresh.openDevices().deviceCount();
+            for (int round = 0; round < 2 * devices + 1; round++) {
+                assertArrayEquals(Arrays.copyOfRange(expected[0], 0, s), b.sign(p, keys.sk(0), signer,
+                        Arrays.copyOfRange(mus, 0, 64), Arrays.copyOfRange(rnds, 0, p.rndBytes())).join(),
+                        "warming the key, round " + round);
+            }
+            long earlyBefore = fresh.metrics().getEarlyTaskCount();
+            long hitsBefore = fresh.metrics().getKeyCacheHits();
+            List<java.util.concurrent.CompletableFuture<byte[]>> sigs = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                sigs.add(b.sign(p, keys.sk(0), signer, Arrays.copyOfRange(mus, i * 64, (i + 1) * 64),
+                        Arrays.copyOfRange(rnds, i * p.rndBytes(), (i + 1) * p.rndBytes())));
+            }
+            for (int i = 0; i < n; i++) {
+                assertArrayEquals(Arrays.copyOfRange(expected[0], i * s, (i + 1) * s), sigs.get(i).join(),
+                        "signature " + i);
+            }
+            assertTrue(fresh.metrics().getKeyCacheHits() > hitsBefore, "the batches read the cached key");
+            assertEquals(n, fresh.metrics().getEarlyTaskCount() - earlyBefore, "every caller told as its task ended");
+            assertEquals(0, b.metrics().getFallbackCount(), "every batch ran on the GPU");
+        }
+    }
+
     /** Every set: signing (deterministic and hedged with fixed rnd) and verification, bit-exact, cached twice over. */
     @ParameterizedTest
     @EnumSource(ParameterSet.class)
