@@ -65,6 +65,28 @@ class KeyIdentityTest {
         }
     }
 
+    /** A flipped bit anywhere in a buffer's copy of the key, word or tail, fails the match, secret or not. */
+    @Test
+    void aChangeAnywhereInABufferIsSeen() {
+        for (int length : new int[] {P.privateKeyBytes(), 13, 7}) {
+            byte[] key = bytes(length, length);
+            for (boolean secret : new boolean[] {false, true}) {
+                KeyIdentity id = KeyIdentity.of(key, 0, length, secret);
+                for (ByteBuffer b : new ByteBuffer[] {ByteBuffer.allocateDirect(length + 5), ByteBuffer.allocate(length + 5)}) {
+                    b.put(5, key);
+                    assertTrue(id.matches(b, 5));
+                    for (int i = 0; i < length; i++) {
+                        b.put(5 + i, (byte) (key[i] ^ (1 << (i & 7))));
+                        assertFalse(id.matches(b, 5), "byte " + i + " of " + length);
+                        b.put(5 + i, key[i]);
+                    }
+                    assertTrue(id.matches(b, 5));
+                    assertFalse(id.matches(b, 6), "past the end");
+                }
+            }
+        }
+    }
+
     @Test
     void aCacheComputesItsIdentityOnceAndBindsIt() {
         byte[] sk = bytes(P.privateKeyBytes(), 3);
