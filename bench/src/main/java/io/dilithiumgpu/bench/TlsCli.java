@@ -251,15 +251,16 @@ public final class TlsCli extends Subcommand {
                 "host cpu us/hs", "ml-dsa us/hs", "rest us/hs", "provider threads us/hs", "ml-dsa ops/hs",
                 "direct/batch/jdk", "mean batch");
         List<String> labels = labels(results);
-        for (int n : levels) {
+        for (int k = 0; k < levels.size(); k++) {
+            int n = levels.get(k);
             for (int i = 0; i < results.size(); i++) {
                 ColumnResult r = results.get(i);
-                TlsLoad.Level l = levelAt(r, n);
+                TlsLoad.Level l = levelAt(r, k, n);
                 if (l == null) {
                     continue;
                 }
                 boolean ours = r.column().usesProvider();
-                TlsLoad.Level base = baseline(results, i, n);
+                TlsLoad.Level base = baseline(results, i, k, n);
                 double perHandshake = l.handshakes() == 0 ? Double.NaN : 1.0 / l.handshakes();
                 long mlDsa = l.cpuNanos(CpuSplit.Part.ML_DSA);
                 t.row(String.valueOf(n), labels.get(i), String.format(Locale.ROOT, "%.0f", l.perSecond()),
@@ -288,9 +289,10 @@ public final class TlsCli extends Subcommand {
         header.add("samples");
         TextTable t = new TextTable(header.toArray(new String[0]));
         List<String> labels = labels(results);
-        for (int n : levels) {
+        for (int k = 0; k < levels.size(); k++) {
+            int n = levels.get(k);
             for (int i = 0; i < results.size(); i++) {
-                TlsLoad.Level l = levelAt(results.get(i), n);
+                TlsLoad.Level l = levelAt(results.get(i), k, n);
                 if (l == null) {
                     continue;
                 }
@@ -306,8 +308,16 @@ public final class TlsCli extends Subcommand {
         return t;
     }
 
-    private static TlsLoad.Level levelAt(ColumnResult r, int clients) {
-        for (TlsLoad.Level l : r.levels()) {
+    /**
+     * The column's {@code k}-th level, run at {@code clients}: its JVM runs the levels in the order
+     * given, so a count given twice has a row for each run (a column that stopped early lacks the rest).
+     */
+    private static TlsLoad.Level levelAt(ColumnResult r, int k, int clients) {
+        List<TlsLoad.Level> got = r.levels();
+        if (k < got.size() && got.get(k).clients() == clients) {
+            return got.get(k);
+        }
+        for (TlsLoad.Level l : got) {
             if (l.clients() == clients) {
                 return l;
             }
@@ -316,15 +326,15 @@ public final class TlsCli extends Subcommand {
     }
 
     /** The bc level to compare result {@code i} with: the last bc run before it, else the first one. */
-    private static TlsLoad.Level baseline(List<ColumnResult> results, int i, int clients) {
+    private static TlsLoad.Level baseline(List<ColumnResult> results, int i, int k, int clients) {
         for (int j = i; j >= 0; j--) {
             if (results.get(j).column() == TlsLoad.Column.BC) {
-                return levelAt(results.get(j), clients);
+                return levelAt(results.get(j), k, clients);
             }
         }
         for (ColumnResult r : results) {
             if (r.column() == TlsLoad.Column.BC) {
-                return levelAt(r, clients);
+                return levelAt(r, k, clients);
             }
         }
         return null;

@@ -81,6 +81,19 @@ class TlsCliTest {
         assertTrue(lines[5].matches("\\s*1\\s+cpu#2\\s+100\\s+2\\.00\\s.*"), lines[5]);
     }
 
+    /** A client count given twice (to see a level settle) has a row for each of its runs. */
+    @Test
+    void aLevelGivenTwiceHasARowPerRun() {
+        TlsCli.ColumnResult bc = new TlsCli.ColumnResult(TlsLoad.Column.BC, null, null,
+                List.of(level(64, 100), level(64, 200)), Cli.OK);
+        TlsCli.ColumnResult cpu = new TlsCli.ColumnResult(TlsLoad.Column.CPU, "cpu", null,
+                List.of(level(64, 300), level(64, 800)), Cli.OK);
+        String[] lines = TlsCli.table(List.of(bc, cpu), List.of(64, 64)).render().split("\n");
+        assertTrue(lines[3].matches("\\s*64\\s+cpu\\s+300\\s+3\\.00\\s.*"), lines[3]);
+        assertTrue(lines[4].matches("\\s*64\\s+bc\\s+200\\s+1\\.00\\s.*"), lines[4]);
+        assertTrue(lines[5].matches("\\s*64\\s+cpu\\s+800\\s+4\\.00\\s.*"), lines[5]);
+    }
+
     @Test
     void targetNeedsCudaAheadAt256ClientsAndNeverBehind() {
         TlsCli.ColumnResult bc = column(TlsLoad.Column.BC, 100, 1000);
