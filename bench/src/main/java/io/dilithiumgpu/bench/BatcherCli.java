@@ -282,7 +282,7 @@ final class BatcherCli extends Subcommand {
         long allocatedStart = Allocated.now();
         GcTime gcStart = GcTime.now();
         Callers.OpenLoopResult r = Callers.openLoop(rate, warmup, measure,
-                op == Operation.SIGN ? load.signers(style) : load.verifiers(style));
+                op == Operation.SIGN ? load.signers(style) : load.verifiers(style), Callers.ISSUERS, null);
         long calls = r.calls();
         out.printf(Locale.ROOT, "%s %s at %,.0f/s (CPU, bytes and collections of the lead-in too): p50 %s, p99 %s,"
                         + " p99.9 %s, max %s; %s; %s; %s; %s%n",

@@ -201,12 +201,16 @@ final class Callers {
      */
     static OpenLoopResult openLoop(double ratePerSecond, long leadInNanos, long durationNanos,
                                    CallFactory<? extends Call> factory) throws Exception {
-        return openLoop(ratePerSecond, leadInNanos, durationNanos, factory, ISSUERS);
+        return openLoop(ratePerSecond, leadInNanos, durationNanos, factory, ISSUERS, null);
     }
 
-    /** {@link #openLoop(double, long, long, CallFactory)} with the schedule dealt to {@code issuers} threads. */
+    /**
+     * {@link #openLoop(double, long, long, CallFactory)} with the schedule dealt to {@code issuers}
+     * threads, and each window's share of batched calls read from {@code routes} (null: none).
+     */
     static OpenLoopResult openLoop(double ratePerSecond, long leadInNanos, long durationNanos,
-                                   CallFactory<? extends Call> factory, int issuers) throws Exception {
+                                   CallFactory<? extends Call> factory, int issuers,
+                                   OpenLoopTimeline.RouteCounts routes) throws Exception {
         long measured = Math.round(ratePerSecond * durationNanos / 1e9);
         long planned = Math.round(ratePerSecond * (leadInNanos + durationNanos) / 1e9);
         if (leadInNanos < 0 || measured < 1 || planned > MAX_OPEN_LOOP_CALLS) {
@@ -225,7 +229,8 @@ final class Callers {
         ExecutorService executor = newExecutor();
         List<Thread> issuing = new ArrayList<>();
         long origin = System.nanoTime();
-        OpenLoopTimeline timeline = new OpenLoopTimeline(origin, (long) (firstMeasured * interval), interval, total);
+        OpenLoopTimeline timeline = new OpenLoopTimeline(origin, (long) (firstMeasured * interval), interval, total,
+                routes);
         try {
             for (int k = 0; k < threads; k++) {
                 int first = k;

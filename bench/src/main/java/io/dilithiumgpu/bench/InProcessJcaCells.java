@@ -135,6 +135,8 @@ final class InProcessJcaCells implements JcaCells {
         long allocatedBefore = Allocated.now();
         GcTime gcBefore = GcTime.now();
         Anatomy before = ours() ? Anatomy.snapshot() : null;
+        RouteShare routesBefore = ours() ? RouteShare.snapshot() : null;
+        OpenLoopTimeline.RouteCounts routes = ours() ? RouteShare::batchedOfAll : null;
         Callers.OpenLoopResult run;
         if (op == Operation.SIGN) {
             List<JcaLoad.Signer> made = Collections.synchronizedList(new ArrayList<>());
@@ -142,12 +144,12 @@ final class InProcessJcaCells implements JcaCells {
                 JcaLoad.Signer s = load.signers(style).create();
                 made.add(s);
                 return s;
-            });
+            }, Callers.ISSUERS, routes);
             synchronized (made) {
                 load.checkSigners(made, CHECKED_SIGNERS);
             }
         } else {
-            run = Callers.openLoop(rate, warmup, measure, load.verifiers(style));
+            run = Callers.openLoop(rate, warmup, measure, load.verifiers(style), Callers.ISSUERS, routes);
         }
         Histogram latency = run.latency();
         long allocatedAfter = Allocated.now();
@@ -159,7 +161,8 @@ final class InProcessJcaCells implements JcaCells {
                         + " included: %s%s; %s; %s%n", cell, calls, Format.seconds(warmup / 1e9),
                 Format.millis(latency.getValueAtPercentile(50)), Format.millis(latency.getValueAtPercentile(99)),
                 Format.millis(latency.getValueAtPercentile(99.9)), Format.millis(latency.getMaxValue()),
-                before == null ? "" : Anatomy.snapshot().since(before) + "; ", CpuUse.snapshot().since(cpuBefore, served),
+                before == null ? "" : RouteShare.snapshot().since(routesBefore) + "; " + Anatomy.snapshot().since(before)
+                        + "; ", CpuUse.snapshot().since(cpuBefore, served),
                 Allocated.perCall(allocatedBefore, allocatedAfter, served), GcTime.now().since(gcBefore));
         System.err.println(cell + ", " + OpenLoopTimeline.summary(run.timeline()));
         return new Latency(rate, (int) calls, latency.getValueAtPercentile(50), latency.getValueAtPercentile(99),

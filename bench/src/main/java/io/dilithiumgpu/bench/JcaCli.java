@@ -528,12 +528,13 @@ public final class JcaCli extends Subcommand {
     static Csv timelineCsv(List<Result> results) {
         Csv csv = new Csv("set", "operation", "style", "provider", "window_start_ms", "calls", "mean_ms", "max_ms",
                 "issued_late_ms", "started_late_ms", "this_jvm_cores", "other_processes_cores", "steal_cores",
-                "jit_cpu_ms", "gc_pauses", "gc_ms");
+                "jit_cpu_ms", "gc_pauses", "gc_ms", "batched_share");
         for (Result r : results) {
             for (OpenLoopTimeline.Window w : r.timeline()) {
                 csv.row(r.set().algorithmName(), ThroughputCli.opName(r.op()), r.style().label, r.provider().label,
                         w.startMillis(), w.calls(), w.meanMillis(), w.maxMillis(), w.issuedLate(), w.startedLate(),
-                        w.thisProcess(), w.otherCores(), w.stealCores(), w.jitMillis(), w.gcPauses(), w.gcMillis());
+                        w.thisProcess(), w.otherCores(), w.stealCores(), w.jitMillis(), w.gcPauses(), w.gcMillis(),
+                        w.batched());
             }
         }
         return csv;

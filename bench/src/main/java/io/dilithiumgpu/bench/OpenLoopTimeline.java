@@ -26,13 +26,19 @@ import java.util.concurrent.locks.LockSupport;
  * started late by a late issue shows both. From a sampler thread that wakes at each window's end:
  * this process's CPU, the rest of the host's (Linux {@code /proc/stat}: another JVM, say), the
  * host's steal (a virtual machine's CPUs taken by its hypervisor), the JIT compiler threads' CPU
- * and the garbage collectors' pauses.
+ * and the garbage collectors' pauses, and, for this project's provider, the share of its calls the
+ * router sent to the batcher.
  */
 final class OpenLoopTimeline {
     /** Width of a window. */
     static final long WINDOW_NANOS = 50_000_000L;
     /** A window whose slowest call took longer than this is a slow window (issue 17's target for p99). */
     static final long SLOW_NANOS = 10_000_000L;
+
+    /** Counts that only grow, read at each window's end: {batched calls, all calls} of a router. */
+    interface RouteCounts {
+        long[] now();
+    }
 
     /**
      * One window. Times in milliseconds, CPU in cores busy over the window ({@code NaN} where the
@@ -49,10 +55,12 @@ final class OpenLoopTimeline {
      * @param jitMillis    the JIT compiler threads' CPU time
      * @param gcPauses     collections that paused the application (counted by their end)
      * @param gcMillis     their time
+     * @param batched      the share of the calls ending in the window that the router batched ({@code NaN}:
+     *                     no router counted, or no call ended)
      */
     record Window(double startMillis, long calls, double meanMillis, double maxMillis, double issuedLate,
                   double startedLate, double thisProcess, double otherCores, double stealCores, double jitMillis,
-                  long gcPauses, long gcMillis) {
+                  long gcPauses, long gcMillis, double batched) {
         boolean slow() {
             return maxMillis > SLOW_NANOS / 1e6;
         }
@@ -61,18 +69,18 @@ final class OpenLoopTimeline {
         String encode() {
             return startMillis + "," + calls + "," + meanMillis + "," + maxMillis + "," + issuedLate + ","
                     + startedLate + "," + thisProcess + "," + otherCores + "," + stealCores + "," + jitMillis + ","
-                    + gcPauses + "," + gcMillis;
+                    + gcPauses + "," + gcMillis + "," + batched;
         }
 
         static Window decode(String text) {
             String[] f = text.split(",");
-            if (f.length != 12) {
+            if (f.length != 13) {
                 throw new IllegalArgumentException("not a window: " + text);
             }
             return new Window(Double.parseDouble(f[0]), Long.parseLong(f[1]), Double.parseDouble(f[2]),
                     Double.parseDouble(f[3]), Double.parseDouble(f[4]), Double.parseDouble(f[5]),
                     Double.parseDouble(f[6]), Double.parseDouble(f[7]), Double.parseDouble(f[8]),
-                    Double.parseDouble(f[9]), Long.parseLong(f[10]), Long.parseLong(f[11]));
+                    Double.parseDouble(f[9]), Long.parseLong(f[10]), Long.parseLong(f[11]), Double.parseDouble(f[12]));
         }
     }
 
@@ -93,6 +101,8 @@ final class OpenLoopTimeline {
     private final double[] jitMillis;
     private final long[] gcPauses;
     private final long[] gcMillis;
+    private final double[] batched;
+    private final RouteCounts routes;
     private volatile boolean sampling = true;
     private final Thread sampler;
 
@@ -103,9 +113,11 @@ final class OpenLoopTimeline {
      * @param leadIn   nanoseconds of unmeasured arrivals before the measured part
      * @param interval nanoseconds between scheduled arrivals
      * @param total    calls scheduled
+     * @param routes   the router's counts, or null where the provider has none
      */
-    OpenLoopTimeline(long origin, long leadIn, double interval, int total) {
+    OpenLoopTimeline(long origin, long leadIn, double interval, int total, RouteCounts routes) {
         this.origin = origin;
+        this.routes = routes;
         this.leadIn = leadIn;
         this.interval = interval;
         this.leadInWindows = (int) ((leadIn + WINDOW_NANOS - 1) / WINDOW_NANOS);
@@ -125,6 +137,8 @@ final class OpenLoopTimeline {
         jitMillis = new double[windows];
         gcPauses = new long[windows];
         gcMillis = new long[windows];
+        batched = new double[windows];
+        java.util.Arrays.fill(batched, Double.NaN);
         sampler = new Thread(this::sample, "bench-timeline");
         sampler.setDaemon(true);
         sampler.start();
@@ -171,7 +185,7 @@ final class OpenLoopTimeline {
             long n = calls[w].sum();
             out.add(new Window((w - leadInWindows) * WINDOW_NANOS / 1e6, n, n == 0 ? 0 : latencySum[w].sum() / 1e6 / n,
                     maxLatency.get(w) / 1e6, issuedLate.get(w) / 1e6, startedLate.get(w) / 1e6, thisProcess[w],
-                    otherCores[w], stealCores[w], jitMillis[w], gcPauses[w], gcMillis[w]));
+                    otherCores[w], stealCores[w], jitMillis[w], gcPauses[w], gcMillis[w], batched[w]));
         }
         return out;
     }
@@ -186,6 +200,7 @@ final class OpenLoopTimeline {
         long[] lastHost = HostCpu.read();
         long lastJit = jit.nanos();
         long[] lastGc = pauses(collectors);
+        long[] lastRoutes = routes == null ? null : routes.now();
         for (int w = 0; w < windows && sampling; w++) {
             long end = origin + leadIn + (long) (w - leadInWindows + 1) * WINDOW_NANOS;
             for (long now = System.nanoTime(); now < end && sampling; now = System.nanoTime()) {
@@ -207,6 +222,12 @@ final class OpenLoopTimeline {
             jitMillis[w] = (compiled - lastJit) / 1e6;
             gcPauses[w] = gc[0] - lastGc[0];
             gcMillis[w] = gc[1] - lastGc[1];
+            if (routes != null) {
+                long[] r = routes.now();
+                long all = r[1] - lastRoutes[1];
+                batched[w] = all > 0 ? (double) (r[0] - lastRoutes[0]) / all : Double.NaN;
+                lastRoutes = r;
+            }
             lastProcess = cpu;
             lastHost = host;
             lastJit = compiled;
@@ -265,9 +286,10 @@ final class OpenLoopTimeline {
     static String describe(Window w) {
         return String.format(Locale.ROOT, "%+.0f ms: %,d calls, mean %.2f ms, max %.2f ms, issued up to %.2f ms late,"
                         + " started up to %.2f ms late; cores: this JVM %s, other processes %s, steal %s; jit %.0f ms;"
-                        + " gc %d in %d ms", w.startMillis(), w.calls(), w.meanMillis(), w.maxMillis(), w.issuedLate(),
+                        + " gc %d in %d ms%s", w.startMillis(), w.calls(), w.meanMillis(), w.maxMillis(), w.issuedLate(),
                 w.startedLate(), cores(w.thisProcess()), cores(w.otherCores()), cores(w.stealCores()), w.jitMillis(),
-                w.gcPauses(), w.gcMillis());
+                w.gcPauses(), w.gcMillis(), Double.isNaN(w.batched()) ? ""
+                        : String.format(Locale.ROOT, "; batched %.0f %%", 100 * w.batched()));
     }
 
     private static String cores(double v) {

@@ -13,6 +13,12 @@ record RouteShare(long direct, long batch, long jdk) {
         return new RouteShare(r.getDirectCount(), r.getBatchCount(), r.getJdkCount());
     }
 
+    /** The shared router's {batched, all} calls so far, for an open loop's windows ({@link OpenLoopTimeline}). */
+    static long[] batchedOfAll() {
+        RouteShare r = snapshot();
+        return new long[] {r.batch, r.direct + r.batch + r.jdk};
+    }
+
     /** The calls since {@code earlier} as shares of each route, for example {@code routes: direct 61 %, batch 39 %}. */
     String since(RouteShare earlier) {
         long d = direct - earlier.direct;

@@ -71,7 +71,7 @@ class CallersTest {
     @Test
     void openLoopDealtToSeveralIssuersIssuesEveryCallOnce() throws Exception {
         AtomicInteger total = new AtomicInteger();
-        Histogram latency = Callers.openLoop(2000, 0, 25 * MS, () -> new Counting(total), 3).latency();
+        Histogram latency = Callers.openLoop(2000, 0, 25 * MS, () -> new Counting(total), 3, null).latency();
         assertEquals(50, latency.getTotalCount());
         assertEquals(50, total.get());
     }
@@ -79,7 +79,13 @@ class CallersTest {
     @Test
     void openLoopMeasuresOnlyTheCallsAfterItsLeadInAndShowsThemAllInItsTimeline() throws Exception {
         AtomicInteger total = new AtomicInteger();
-        Callers.OpenLoopResult r = Callers.openLoop(1000, 60 * MS, 40 * MS, () -> new Counting(total), 2);
+        long[] routed = new long[2];
+        Callers.OpenLoopResult r = Callers.openLoop(1000, 60 * MS, 40 * MS, () -> new Counting(total), 2, () -> {
+            // A router that batches every other call: the sampler reads it at each window's end.
+            routed[1] += 10;
+            routed[0] += 5;
+            return routed.clone();
+        });
         assertEquals(100, total.get(), "60 ms and 40 ms at 1,000/s");
         assertEquals(40, r.latency().getTotalCount(), "the lead-in's calls are not measured");
         List<OpenLoopTimeline.Window> windows = r.timeline();
@@ -91,6 +97,7 @@ class CallersTest {
             assertTrue(w.maxMillis() >= w.meanMillis() && w.meanMillis() > 0, w.toString());
             assertTrue(w.startedLate() >= w.issuedLate() && w.issuedLate() >= 0, w.toString());
             assertTrue(w.maxMillis() >= w.startedLate(), w.toString());
+            assertEquals(0.5, w.batched(), w.toString());
         }
     }
 

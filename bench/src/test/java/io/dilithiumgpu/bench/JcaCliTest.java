@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class JcaCliTest {
     private static final List<Integer> LEVELS = List.of(1, 16, 4096);
     private static final OpenLoopTimeline.Window WINDOW = new OpenLoopTimeline.Window(-50, 300, 1.25, 12.5, 0.5,
-            11, 7.5, Double.NaN, 0, 3, 1, 2);
+            11, 7.5, Double.NaN, 0, 3, 1, 2, 0.75);
     private static final JcaCli.Result OURS = new JcaCli.Result(ParameterSet.ML_DSA_44, Operation.VERIFY,
             JcaLoad.Style.REUSE, Contender.DILITHIUM_GPU, LEVELS, new double[] {900, 12_000, 10_500}, 6_000, 12_000,
             1_500_000, 9_250_000, 15_000_000, 20_000_000, List.of(WINDOW));
@@ -109,8 +109,9 @@ class JcaCliTest {
                         + "ML-DSA-44,verify,reuse,DilithiumGPU,6000,12000,1.50000,9.25000,20,15\n",
                 JcaCli.latencyCsv(List.of(OURS)).content());
         assertEquals("set,operation,style,provider,window_start_ms,calls,mean_ms,max_ms,issued_late_ms,started_late_ms,"
-                        + "this_jvm_cores,other_processes_cores,steal_cores,jit_cpu_ms,gc_pauses,gc_ms\n"
-                        + "ML-DSA-44,verify,reuse,DilithiumGPU,-50,300,1.25000,12.5000,0.500000,11,7.50000,,0,3,1,2\n",
+                        + "this_jvm_cores,other_processes_cores,steal_cores,jit_cpu_ms,gc_pauses,gc_ms,batched_share\n"
+                        + "ML-DSA-44,verify,reuse,DilithiumGPU,-50,300,1.25000,12.5000,0.500000,11,7.50000,,0,3,1,2,"
+                        + "0.750000\n",
                 JcaCli.timelineCsv(List.of(OURS, SUN)).content(), "SUN's run has no windows; NaN is left empty");
     }
 
@@ -141,7 +142,7 @@ class JcaCliTest {
     @Test
     void aLatencyCrossesToTheOtherJvmIntact() {
         JcaCells.Latency l = new JcaCells.Latency(1234.5678901, 50, 1_500_000, 9_250_001, 15_000_000, 20_000_003,
-                List.of(WINDOW, new OpenLoopTimeline.Window(0, 301, 0.3, 0.9, 0.01, 0.02, 9.5, 6.25, 0.1, 0, 0, 0)));
+                List.of(WINDOW, new OpenLoopTimeline.Window(0, 301, 0.3, 0.9, 0.01, 0.02, 9.5, 6.25, 0.1, 0, 0, 0, Double.NaN)));
         assertEquals(l, CpuJcaProcess.decode(CpuJcaProcess.encode(l)));
         JcaCells.Latency none = new JcaCells.Latency(10, 1, 1, 1, 1, 1, List.of());
         assertEquals(none, CpuJcaProcess.decode(CpuJcaProcess.encode(none)));
