@@ -6,6 +6,7 @@ import java.lang.management.OperatingSystemMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -138,7 +139,7 @@ final class OpenLoopTimeline {
         gcPauses = new long[windows];
         gcMillis = new long[windows];
         batched = new double[windows];
-        java.util.Arrays.fill(batched, Double.NaN);
+        Arrays.fill(batched, Double.NaN);
         sampler = new Thread(this::sample, "bench-timeline");
         sampler.setDaemon(true);
         sampler.start();
