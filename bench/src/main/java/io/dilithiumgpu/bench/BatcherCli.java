@@ -110,6 +110,11 @@ final class BatcherCli extends Subcommand {
                     + " closed loop's levels; p50/p99 and the run by windows of arrival")
     Double rate;
 
+    @Option(names = "--jit-quiet-seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
+            description = "with --rate: the most an open loop's lead-in runs past --warmup-seconds until the JIT is"
+                    + " quiet (default ${DEFAULT-VALUE})")
+    double jitQuietSeconds = JcaCli.DEFAULT_JIT_QUIET_SECONDS;
+
     @Option(names = "--completers", paramLabel = "N", converter = OptionTypes.Count.class,
             description = "with --backend none: threads completing the futures (default ${DEFAULT-VALUE})")
     int completers = 1;
@@ -238,8 +243,8 @@ final class BatcherCli extends Subcommand {
         Arrays.fill(sk, (byte) 0);
         Arrays.fill(seed, (byte) 0);
         out.println("dilithium-gpu batcher: " + (rate == null ? "closed-loop JCA callers" : "JCA calls arriving at "
-                + Format.rate(rate) + " per second (" + Format.seconds(warmup / 1e9) + " unmeasured, then "
-                + Format.seconds(measure / 1e9) + "), each")
+                + Format.rate(rate) + " per second (" + Format.seconds(warmup / 1e9) + " or more unmeasured, until"
+                + " the JIT is quiet, then " + Format.seconds(measure / 1e9) + "), each")
                 + " on " + Callers.threadKind() + "; " + p
                 + " Signature of " + provider.getName() + ", update(" + JcaLoad.MESSAGE_BYTES + " bytes) and sign() or"
                 + " verify() per call; stand-in backend " + batchNanos / 1000 + " µs per batch"
@@ -281,8 +286,9 @@ final class BatcherCli extends Subcommand {
         CpuUse cpuStart = CpuUse.snapshot();
         long allocatedStart = Allocated.now();
         GcTime gcStart = GcTime.now();
-        Callers.OpenLoopResult r = Callers.openLoop(rate, warmup, measure,
-                op == Operation.SIGN ? load.signers(style) : load.verifiers(style), Callers.ISSUERS, null);
+        Callers.OpenLoopResult r = Callers.openLoop(rate,
+                new Callers.LeadIn(warmup, warmup + (long) (jitQuietSeconds * 1e9)), measure,
+                op == Operation.SIGN ? load.signers(style) : load.verifiers(style));
         long calls = r.calls();
         out.printf(Locale.ROOT, "%s %s at %,.0f/s (CPU, bytes and collections of the lead-in too): p50 %s, p99 %s,"
                         + " p99.9 %s, max %s; %s; %s; %s; %s%n",

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -185,64 +186,81 @@ final class Callers {
         long calls() {
             return timeline.stream().mapToLong(OpenLoopTimeline.Window::calls).sum();
         }
+
+        /** How long the lead-in ran: its windows' time. */
+        long leadInNanos() {
+            return timeline.stream().filter(w -> w.startMillis() < 0).count() * OpenLoopTimeline.WINDOW_NANOS;
+        }
+    }
+
+    /** {@link #openLoop(double, LeadIn, long, CallFactory, int, OpenLoopTimeline.RouteCounts)} by {@link #ISSUERS} threads, no router. */
+    static OpenLoopResult openLoop(double ratePerSecond, LeadIn lead, long durationNanos,
+                                   CallFactory<? extends Call> factory) throws Exception {
+        return openLoop(ratePerSecond, lead, durationNanos, factory, ISSUERS, null);
     }
 
     /**
-     * Issues calls at {@code ratePerSecond}, for {@code leadInNanos} unmeasured and then
-     * {@code durationNanos} measured, each on a thread of its own and with a caller object taken from
-     * a pool (made by {@code factory} when none is idle). The lead-in runs the same schedule, so that
-     * the measured calls meet a system already at that load, with the JIT done compiling the
-     * thread-per-call path a closed loop never runs (HotSpot compiled it for hundreds of milliseconds
-     * into a fresh JVM's first open loop). The schedule is dealt to {@link #ISSUERS} platform threads,
-     * call i to issuer i mod their number: one thread starting every call fell behind its schedule at a
-     * million calls per second, and its lag counted as the calls' latency.
+     * Issues calls at {@code ratePerSecond}, first unmeasured for a lead-in, then measured for
+     * {@code durationNanos}, each on a thread of its own and with a caller object taken from a pool
+     * (made by {@code factory} when none is idle). The lead-in runs the same schedule, so that the
+     * measured calls meet a system already at that load, with the JIT done compiling: the
+     * thread-per-call path runs in no closed loop, and HotSpot compiles a method when its calls reach
+     * a count, so at a low rate well after an open loop began. The lead-in lasts at least
+     * {@code lead.minNanos()}, then until the compiler threads are quiet over the last windows
+     * ({@link OpenLoopTimeline}), at most {@code lead.maxNanos()}. The schedule is dealt to
+     * {@code issuers} platform threads, call i to issuer i mod their number: one thread starting every
+     * call fell behind its schedule at a million calls per second, and its lag counted as the calls'
+     * latency.
      *
+     * @param routes the router whose share of batched calls each window shows, or null
      * @throws Exception the first exception any call threw
      */
-    static OpenLoopResult openLoop(double ratePerSecond, long leadInNanos, long durationNanos,
-                                   CallFactory<? extends Call> factory) throws Exception {
-        return openLoop(ratePerSecond, leadInNanos, durationNanos, factory, ISSUERS, null);
-    }
-
-    /**
-     * {@link #openLoop(double, long, long, CallFactory)} with the schedule dealt to {@code issuers}
-     * threads, and each window's share of batched calls read from {@code routes} (null: none).
-     */
-    static OpenLoopResult openLoop(double ratePerSecond, long leadInNanos, long durationNanos,
+    static OpenLoopResult openLoop(double ratePerSecond, LeadIn lead, long durationNanos,
                                    CallFactory<? extends Call> factory, int issuers,
                                    OpenLoopTimeline.RouteCounts routes) throws Exception {
-        long measured = Math.round(ratePerSecond * durationNanos / 1e9);
-        long planned = Math.round(ratePerSecond * (leadInNanos + durationNanos) / 1e9);
-        if (leadInNanos < 0 || measured < 1 || planned > MAX_OPEN_LOOP_CALLS) {
-            throw new IllegalArgumentException("open loop of " + measured + " measured calls after a lead-in of "
-                    + leadInNanos + " ns: rate or durations out of range");
-        }
-        int total = (int) planned;
         double interval = 1e9 / ratePerSecond;
-        // The first call due at or after the lead-in's end is the first measured one.
-        int firstMeasured = (int) Math.min(total, Math.ceil(leadInNanos / interval));
+        long measured = Math.round(ratePerSecond * durationNanos / 1e9);
+        // Room for the measured part and the sampler deciding its start two windows ahead, and as much
+        // lead-in as the bound and the most calls allow.
+        long room = durationNanos + 3 * OpenLoopTimeline.WINDOW_NANOS;
+        long maxLeadIn = Math.min(lead.maxNanos(), (long) (MAX_OPEN_LOOP_CALLS * interval) - room);
+        if (measured < 1 || maxLeadIn < lead.minNanos()) {
+            throw new IllegalArgumentException("open loop of " + measured + " measured calls after a lead-in of "
+                    + lead.minNanos() + " ns or more: rate or durations out of range");
+        }
+        int maxCalls = (int) Math.ceil((maxLeadIn + room) / interval);
         ConcurrentHistogram latency = new ConcurrentHistogram(LATENCY_DIGITS);
+        // Every call is recorded by the same code, the lead-in's in a histogram of their own: a branch
+        // first taken where the measured part starts is compiled as a trap, and the calls' compiled
+        // code would go back to the interpreter and the JIT there, in the first measured window.
+        Histogram[] byPart = {new ConcurrentHistogram(LATENCY_DIGITS), latency};
         ConcurrentLinkedQueue<Call> idle = new ConcurrentLinkedQueue<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        CountDownLatch finished = new CountDownLatch(total);
-        int threads = Math.max(1, Math.min(issuers, total));
+        Semaphore ended = new Semaphore(0);
+        LongAdder issued = new LongAdder();
+        int threads = Math.max(1, issuers);
         ExecutorService executor = newExecutor();
         List<Thread> issuing = new ArrayList<>();
         long origin = System.nanoTime();
-        OpenLoopTimeline timeline = new OpenLoopTimeline(origin, (long) (firstMeasured * interval), interval, total,
+        OpenLoopTimeline timeline = new OpenLoopTimeline(origin, interval, maxCalls, lead.minNanos(), maxLeadIn,
                 routes);
         try {
             for (int k = 0; k < threads; k++) {
                 int first = k;
                 Thread issuer = new Thread(() -> {
-                    for (int i = first; i < total && failure.get() == null; i += threads) {
+                    for (int i = first; i < maxCalls && failure.get() == null; i += threads) {
                         final int call = i;
-                        final long due = origin + (long) (i * interval);
+                        final long offset = (long) (i * interval);
+                        if (offset >= timeline.measuredStart() + durationNanos) {
+                            break;
+                        }
+                        final long due = origin + offset;
                         long now;
                         while ((now = System.nanoTime()) < due) {
                             LockSupport.parkNanos(due - now);
                         }
-                        final long issued = now - due;
+                        final long late = now - due;
+                        issued.increment();
                         try {
                             executor.execute(() -> {
                                 try {
@@ -253,19 +271,18 @@ final class Callers {
                                     }
                                     caller.call();
                                     long took = System.nanoTime() - due;
-                                    if (call >= firstMeasured) {
-                                        latency.recordValue(took);
-                                    }
-                                    timeline.record(call, issued, started, took);
+                                    byPart[measuredPart(offset, timeline.measuredStart())].recordValue(took);
+                                    timeline.record(call, late, started, took);
                                     idle.offer(caller);
                                 } catch (Throwable t) {
                                     failure.compareAndSet(null, t);
                                 } finally {
-                                    finished.countDown();
+                                    ended.release();
                                 }
                             });
                         } catch (Throwable t) {
                             failure.compareAndSet(null, t);
+                            ended.release();
                         }
                     }
                 }, "bench-issuer-" + k);
@@ -277,7 +294,7 @@ final class Callers {
                 issuer.join();
             }
             rethrow(failure.get());
-            if (!finished.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
+            if (!ended.tryAcquire((int) issued.sum(), DRAIN_SECONDS, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("calls still busy " + DRAIN_SECONDS + " s after the last arrival");
             }
         } finally {
@@ -286,6 +303,31 @@ final class Callers {
         }
         rethrow(failure.get());
         return new OpenLoopResult(latency, timeline.windows());
+    }
+
+    /**
+     * An open loop's unmeasured lead-in: at least {@code minNanos}, then until the JIT is quiet, at
+     * most {@code maxNanos}; {@link #fixed} for one of a set length.
+     */
+    record LeadIn(long minNanos, long maxNanos) {
+        LeadIn {
+            if (minNanos < 0 || maxNanos < minNanos) {
+                throw new IllegalArgumentException("lead-in of " + minNanos + " to " + maxNanos + " ns");
+            }
+        }
+
+        /** A lead-in of about {@code nanos} (to a window's start after it), whatever the JIT does meanwhile. */
+        static LeadIn fixed(long nanos) {
+            return new LeadIn(nanos, nanos);
+        }
+    }
+
+    /**
+     * 1 for a call due {@code offset} after call 0 when the measured part starts {@code start} after
+     * it ({@link OpenLoopTimeline#measuredStart}), else 0, without a branch.
+     */
+    static int measuredPart(long offset, long start) {
+        return (int) ((start - offset - 1) >>> 63);
     }
 
     private static void sleepNanos(long nanos) throws InterruptedException {

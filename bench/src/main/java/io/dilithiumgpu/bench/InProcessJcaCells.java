@@ -32,15 +32,17 @@ final class InProcessJcaCells implements JcaCells {
     private final Map<ParameterSet, JcaLoad> loads;
     private final List<KeyPair> pairs;
     private final long warmup;
+    private final long jitQuiet;
     private final long measure;
 
     private InProcessJcaCells(Contender contender, String label, Map<ParameterSet, JcaLoad> loads,
-                              List<KeyPair> pairs, long warmup, long measure) {
+                              List<KeyPair> pairs, long warmup, long jitQuiet, long measure) {
         this.contender = contender;
         this.label = label;
         this.loads = loads;
         this.pairs = pairs;
         this.warmup = warmup;
+        this.jitQuiet = jitQuiet;
         this.measure = measure;
     }
 
@@ -61,7 +63,7 @@ final class InProcessJcaCells implements JcaCells {
         SplittableRandom random = new SplittableRandom();
         Map<ParameterSet, JcaLoad> loads = new LinkedHashMap<>();
         List<KeyPair> pairs = new ArrayList<>();
-        InProcessJcaCells cells = new InProcessJcaCells(c, label, loads, pairs, warmup, measure);
+        InProcessJcaCells cells = new InProcessJcaCells(c, label, loads, pairs, warmup, jitQuiet, measure);
         try {
             for (ParameterSet p : sets) {
                 Provider provider = c.provider(p);
@@ -137,10 +139,11 @@ final class InProcessJcaCells implements JcaCells {
         Anatomy before = ours() ? Anatomy.snapshot() : null;
         RouteShare routesBefore = ours() ? RouteShare.snapshot() : null;
         OpenLoopTimeline.RouteCounts routes = ours() ? RouteShare::batchedOfAll : null;
+        Callers.LeadIn lead = new Callers.LeadIn(warmup, warmup + jitQuiet);
         Callers.OpenLoopResult run;
         if (op == Operation.SIGN) {
             List<JcaLoad.Signer> made = Collections.synchronizedList(new ArrayList<>());
-            run = Callers.openLoop(rate, warmup, measure, () -> {
+            run = Callers.openLoop(rate, lead, measure, () -> {
                 JcaLoad.Signer s = load.signers(style).create();
                 made.add(s);
                 return s;
@@ -149,7 +152,7 @@ final class InProcessJcaCells implements JcaCells {
                 load.checkSigners(made, CHECKED_SIGNERS);
             }
         } else {
-            run = Callers.openLoop(rate, warmup, measure, load.verifiers(style), Callers.ISSUERS, routes);
+            run = Callers.openLoop(rate, lead, measure, load.verifiers(style), Callers.ISSUERS, routes);
         }
         Histogram latency = run.latency();
         long allocatedAfter = Allocated.now();
@@ -158,7 +161,7 @@ final class InProcessJcaCells implements JcaCells {
         String cell = String.format(Locale.ROOT, "[jca] %s %s %s %s, open loop at %,.0f/s", label, p,
                 ThroughputCli.opName(op), style.label, rate);
         System.err.printf(Locale.ROOT, "%s: %,d calls after a lead-in of %s; p50 %s, p99 %s, p99.9 %s, max %s; lead-in"
-                        + " included: %s%s; %s; %s%n", cell, calls, Format.seconds(warmup / 1e9),
+                        + " included: %s%s; %s; %s%n", cell, calls, Format.seconds(run.leadInNanos() / 1e9),
                 Format.millis(latency.getValueAtPercentile(50)), Format.millis(latency.getValueAtPercentile(99)),
                 Format.millis(latency.getValueAtPercentile(99.9)), Format.millis(latency.getMaxValue()),
                 before == null ? "" : RouteShare.snapshot().since(routesBefore) + "; " + Anatomy.snapshot().since(before)

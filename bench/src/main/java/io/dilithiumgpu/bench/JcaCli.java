@@ -84,14 +84,15 @@ public final class JcaCli extends Subcommand {
     double seconds = DEFAULT_SECONDS;
 
     @Option(names = "--warmup-seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
-            description = "unmeasured time before each level and before each open loop's measured time (calls"
-                    + " arriving at its rate), and per set and operation in a warm-up pass before the first (default"
-                    + " ${DEFAULT-VALUE})")
+            description = "unmeasured time before each level, and at least before each open loop's measured"
+                    + " time (calls arriving at its rate, then until the JIT is quiet), and per set and operation in a"
+                    + " warm-up pass before the first (default ${DEFAULT-VALUE})")
     double warmupSeconds = DEFAULT_WARMUP_SECONDS;
 
     @Option(names = "--jit-quiet-seconds", paramLabel = "S", converter = OptionTypes.Seconds.class,
             description = "after the warm-up pass, the most time per provider its load runs on at 1 and "
-                    + WARMUP_CALLERS + " callers until the JIT is quiet (default ${DEFAULT-VALUE})")
+                    + WARMUP_CALLERS + " callers until the JIT is quiet, and the most an open loop's lead-in runs"
+                    + " past --warmup-seconds for it (default ${DEFAULT-VALUE})")
     double jitQuietSeconds = DEFAULT_JIT_QUIET_SECONDS;
 
     @Option(names = "--rate", paramLabel = "R", converter = OptionTypes.Rate.class,
@@ -182,7 +183,8 @@ public final class JcaCli extends Subcommand {
                 + " Signature and calls it in a loop; style getInstance: Signature.getInstance + init per call;"
                 + " every call update(" + JcaLoad.MESSAGE_BYTES + " bytes) + sign()/verify()");
         out.println("open loop: calls arrive every 1/rate s at " + (rate == null ? "half the provider's peak"
-                : Format.rate(rate) + " per second") + ", " + Format.seconds(warmupSeconds) + " unmeasured, then "
+                : Format.rate(rate) + " per second") + ", " + Format.seconds(warmupSeconds) + " or more unmeasured"
+                + " (until the JIT is quiet, at most " + Format.seconds(Math.round((warmupSeconds + jitQuietSeconds) * 1e3) / 1e3) + "), then "
                 + Format.seconds(seconds) + " measured; latency from scheduled arrival to return");
         out.println("order: per set, operation and style, level by level, each provider's cell right after the"
                 + " other's, their order reversed at every other level" + (rounds == 1 ? ""

@@ -86,11 +86,15 @@ final class OpenLoopTimeline {
     }
 
     private final long origin;
-    private final long leadIn;
     private final double interval;
-    /** Windows before the measured part's start: window {@code leadInWindows} is the first measured one. */
-    private final int leadInWindows;
+    private final long minLeadIn;
+    private final long maxLeadIn;
     private final int windows;
+    /**
+     * The measured part's first window, windows counted from call 0's arrival; -1 until the sampler
+     * has decided it. Written by the sampler only.
+     */
+    private volatile int measuredWindow = -1;
     private final LongAdder[] calls;
     private final LongAdder[] latencySum;
     private final AtomicLongArray maxLatency;
@@ -108,21 +112,33 @@ final class OpenLoopTimeline {
     private final Thread sampler;
 
     /**
-     * Starts the sampler.
+     * Starts the sampler. The measured part starts at a window's start: with no lead-in, at call 0;
+     * else at least {@code minLeadIn} after call 0's arrival, once the JIT compiler threads' CPU
+     * stayed under {@value JitQuiet#QUIET_PERCENT} % of the wall time in the last two windows (in the
+     * last one where only one ran), or at the first window start after {@code maxLeadIn} (the sampler
+     * decides at a window's end for the start of the window after the next, so that no call of the
+     * measured part has ended before it is known to be measured).
      *
-     * @param origin   {@link System#nanoTime()} of call 0's scheduled arrival
-     * @param leadIn   nanoseconds of unmeasured arrivals before the measured part
-     * @param interval nanoseconds between scheduled arrivals
-     * @param total    calls scheduled
-     * @param routes   the router's counts, or null where the provider has none
+     * @param origin    {@link System#nanoTime()} of call 0's scheduled arrival
+     * @param interval  nanoseconds between scheduled arrivals
+     * @param maxCalls  calls that may be scheduled
+     * @param minLeadIn nanoseconds of unmeasured arrivals at least
+     * @param maxLeadIn nanoseconds of unmeasured arrivals at most, waiting for the JIT (at least {@code minLeadIn})
+     * @param routes    the router's counts, or null where the provider has none
      */
-    OpenLoopTimeline(long origin, long leadIn, double interval, int total, RouteCounts routes) {
+    OpenLoopTimeline(long origin, double interval, int maxCalls, long minLeadIn, long maxLeadIn, RouteCounts routes) {
+        if (minLeadIn < 0 || maxLeadIn < minLeadIn) {
+            throw new IllegalArgumentException("lead-in of " + minLeadIn + " to " + maxLeadIn + " ns");
+        }
         this.origin = origin;
         this.routes = routes;
-        this.leadIn = leadIn;
         this.interval = interval;
-        this.leadInWindows = (int) ((leadIn + WINDOW_NANOS - 1) / WINDOW_NANOS);
-        this.windows = Math.max(leadInWindows, window(total - 1) + 1);
+        this.minLeadIn = minLeadIn;
+        this.maxLeadIn = maxLeadIn;
+        this.windows = window(maxCalls - 1) + 1;
+        if (minLeadIn == 0) {
+            measuredWindow = 0;
+        }
         calls = new LongAdder[windows];
         latencySum = new LongAdder[windows];
         for (int w = 0; w < windows; w++) {
@@ -146,6 +162,16 @@ final class OpenLoopTimeline {
     }
 
     /**
+     * Nanoseconds from call 0's arrival to the measured part's start, or {@link Long#MAX_VALUE} / 2
+     * while the lead-in goes on (a value that no arrival's offset reaches, and that offsets may be
+     * subtracted from).
+     */
+    long measuredStart() {
+        int m = measuredWindow;
+        return m < 0 ? Long.MAX_VALUE / 2 : m * WINDOW_NANOS;
+    }
+
+    /**
      * A call's times, each from its scheduled arrival: when it was issued, when its thread started
      * and when it returned.
      */
@@ -158,9 +184,9 @@ final class OpenLoopTimeline {
         raise(startedLate, w, started);
     }
 
-    /** The window of a call's scheduled arrival; the windows start at the measured part's start, every {@link #WINDOW_NANOS}. */
+    /** The window of a call's scheduled arrival, counted from call 0's, every {@link #WINDOW_NANOS}. */
     private int window(int call) {
-        return (int) Math.floorDiv((long) (call * interval) - leadIn, WINDOW_NANOS) + leadInWindows;
+        return (int) ((long) (call * interval) / WINDOW_NANOS);
     }
 
     private static void raise(AtomicLongArray a, int i, long v) {
@@ -176,15 +202,23 @@ final class OpenLoopTimeline {
         sampler.join();
     }
 
-    /** The windows, the lead-in's first, after {@link #stop()}. */
+    /**
+     * The windows up to the last with a call, the lead-in's first, after {@link #stop()}; all of them
+     * count as lead-in where the measured part never started.
+     */
     List<Window> windows() {
         if (sampler.isAlive()) {
             throw new IllegalStateException("the sampler still runs: stop() first");
         }
+        int last = windows - 1;
+        while (last > 0 && calls[last].sum() == 0) {
+            last--;
+        }
+        int first = measuredWindow < 0 ? last + 1 : measuredWindow;
         List<Window> out = new ArrayList<>();
-        for (int w = 0; w < windows; w++) {
+        for (int w = 0; w <= last; w++) {
             long n = calls[w].sum();
-            out.add(new Window((w - leadInWindows) * WINDOW_NANOS / 1e6, n, n == 0 ? 0 : latencySum[w].sum() / 1e6 / n,
+            out.add(new Window((w - first) * WINDOW_NANOS / 1e6, n, n == 0 ? 0 : latencySum[w].sum() / 1e6 / n,
                     maxLatency.get(w) / 1e6, issuedLate.get(w) / 1e6, startedLate.get(w) / 1e6, thisProcess[w],
                     otherCores[w], stealCores[w], jitMillis[w], gcPauses[w], gcMillis[w], batched[w]));
         }
@@ -203,7 +237,7 @@ final class OpenLoopTimeline {
         long[] lastGc = pauses(collectors);
         long[] lastRoutes = routes == null ? null : routes.now();
         for (int w = 0; w < windows && sampling; w++) {
-            long end = origin + leadIn + (long) (w - leadInWindows + 1) * WINDOW_NANOS;
+            long end = origin + (w + 1) * WINDOW_NANOS;
             for (long now = System.nanoTime(); now < end && sampling; now = System.nanoTime()) {
                 LockSupport.parkNanos(end - now);
             }
@@ -229,11 +263,57 @@ final class OpenLoopTimeline {
                 batched[w] = all > 0 ? (double) (r[0] - lastRoutes[0]) / all : Double.NaN;
                 lastRoutes = r;
             }
+            if (measuredWindow < 0) {
+                decideStart(w, (int) ((System.nanoTime() - origin) / WINDOW_NANOS));
+            }
             lastProcess = cpu;
             lastHost = host;
             lastJit = compiled;
             lastGc = gc;
         }
+    }
+
+    /** After sampling window {@code w}, in window {@code now}: decides the measured part's start if the lead-in may end. */
+    private void decideStart(int w, int now) {
+        int start = startWindow(w, now, minLeadIn, maxLeadIn, jitMillis);
+        if (start >= 0) {
+            measuredWindow = start;
+        }
+    }
+
+    /**
+     * The measured part's first window, decided after sampling window {@code w} while window
+     * {@code now} runs, or -1 while the lead-in goes on: the window after the one running, once the
+     * lead-in has lasted {@code minLeadIn} and the JIT is quiet by {@link JitQuiet}'s rule (the
+     * compiler threads' CPU, {@code jitMillis} per window, under {@value JitQuiet#QUIET_PERCENT} % of
+     * the wall time in each of the last {@value JitQuiet#QUIET_SLICES} spans of
+     * {@link JitQuiet#SLICE_NANOS}), or once it has lasted {@code maxLeadIn}. A JIT quiet for a
+     * window or two is often between compilations.
+     */
+    static int startWindow(int w, int now, long minLeadIn, long maxLeadIn, double[] jitMillis) {
+        long elapsed = (w + 1) * WINDOW_NANOS;
+        if (elapsed < minLeadIn) {
+            return -1;
+        }
+        return quiet(w, jitMillis) || elapsed >= maxLeadIn ? Math.max(w + 1, now) + 1 : -1;
+    }
+
+    /** Whether the spans ending with window {@code w} were quiet; false before they have all run. */
+    private static boolean quiet(int w, double[] jitMillis) {
+        int span = (int) (JitQuiet.SLICE_NANOS / WINDOW_NANOS);
+        if (w + 1 < span * JitQuiet.QUIET_SLICES) {
+            return false;
+        }
+        for (int slice = 0; slice < JitQuiet.QUIET_SLICES; slice++) {
+            double millis = 0;
+            for (int i = 0; i < span; i++) {
+                millis += jitMillis[w - slice * span - i];
+            }
+            if (millis * 1e6 * 100 >= JitQuiet.QUIET_PERCENT * (double) JitQuiet.SLICE_NANOS) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Collections and milliseconds so far of the collectors that pause (not G1's concurrent cycle). */

@@ -60,7 +60,7 @@ class CallersTest {
     @Test
     void openLoopIssuesRateTimesDurationCallsAndTimesEachOne() throws Exception {
         AtomicInteger total = new AtomicInteger();
-        Histogram latency = Callers.openLoop(2000, 0, 25 * MS, () -> new Counting(total)).latency();
+        Histogram latency = Callers.openLoop(2000, Callers.LeadIn.fixed(0), 25 * MS, () -> new Counting(total)).latency();
         assertEquals(50, latency.getTotalCount());
         assertEquals(50, total.get());
         assertTrue(latency.getMinValue() > 0, "latency " + latency.getMinValue());
@@ -71,7 +71,8 @@ class CallersTest {
     @Test
     void openLoopDealtToSeveralIssuersIssuesEveryCallOnce() throws Exception {
         AtomicInteger total = new AtomicInteger();
-        Histogram latency = Callers.openLoop(2000, 0, 25 * MS, () -> new Counting(total), 3, null).latency();
+        Histogram latency = Callers.openLoop(2000, Callers.LeadIn.fixed(0), 25 * MS, () -> new Counting(total), 3,
+                null).latency();
         assertEquals(50, latency.getTotalCount());
         assertEquals(50, total.get());
     }
@@ -80,34 +81,49 @@ class CallersTest {
     void openLoopMeasuresOnlyTheCallsAfterItsLeadInAndShowsThemAllInItsTimeline() throws Exception {
         AtomicInteger total = new AtomicInteger();
         long[] routed = new long[2];
-        Callers.OpenLoopResult r = Callers.openLoop(1000, 60 * MS, 40 * MS, () -> new Counting(total), 2, () -> {
-            // A router that batches every other call: the sampler reads it at each window's end.
-            routed[1] += 10;
-            routed[0] += 5;
-            return routed.clone();
-        });
-        assertEquals(100, total.get(), "60 ms and 40 ms at 1,000/s");
-        assertEquals(40, r.latency().getTotalCount(), "the lead-in's calls are not measured");
+        Callers.OpenLoopResult r = Callers.openLoop(1000, Callers.LeadIn.fixed(60 * MS), 40 * MS,
+                () -> new Counting(total), 2, () -> {
+                    // A router that batches every other call: the sampler reads it at each window's end.
+                    routed[1] += 10;
+                    routed[0] += 5;
+                    return routed.clone();
+                });
+        assertEquals(40, r.latency().getTotalCount(), "40 ms at 1,000/s measured; the lead-in's calls are not");
         List<OpenLoopTimeline.Window> windows = r.timeline();
-        assertEquals(List.of(-100.0, -50.0, 0.0), windows.stream().map(OpenLoopTimeline.Window::startMillis).toList(),
-                "windows of 50 ms from the measured part's start");
-        assertEquals(List.of(10L, 50L, 40L), windows.stream().map(OpenLoopTimeline.Window::calls).toList(),
-                "calls by scheduled arrival: 0-9 due before -50 ms, 10-59 before 0, 60-99 after");
-        for (OpenLoopTimeline.Window w : windows) {
+        int leadIn = windows.size() - 1;
+        assertTrue(leadIn >= 2, "the measured part starts at a window's start 60 ms or more after call 0: " + windows);
+        assertEquals(leadIn * 50 + 40, total.get(), "every call of the lead-in and of the measured part");
+        for (int i = 0; i < windows.size(); i++) {
+            OpenLoopTimeline.Window w = windows.get(i);
+            assertEquals(50.0 * (i - leadIn), w.startMillis(), "windows of 50 ms up to the measured part's start");
+            assertEquals(i < leadIn ? 50 : 40, w.calls(), w.toString());
             assertTrue(w.maxMillis() >= w.meanMillis() && w.meanMillis() > 0, w.toString());
             assertTrue(w.startedLate() >= w.issuedLate() && w.issuedLate() >= 0, w.toString());
             assertTrue(w.maxMillis() >= w.startedLate(), w.toString());
-            assertEquals(0.5, w.batched(), w.toString());
         }
+        assertEquals(leadIn * OpenLoopTimeline.WINDOW_NANOS, r.leadInNanos());
+        assertEquals(0.5, windows.get(0).batched(), windows.get(0).toString());
+    }
+
+    @Test
+    void aCallIsMeasuredFromTheMeasuredPartsStartOn() {
+        assertEquals(0, Callers.measuredPart(0, 1));
+        assertEquals(1, Callers.measuredPart(1, 1));
+        assertEquals(1, Callers.measuredPart(0, 0));
+        assertEquals(1, Callers.measuredPart(5_000_000_000L, 150_000_000L));
+        assertEquals(0, Callers.measuredPart(5_000_000_000L, Long.MAX_VALUE / 2), "no start decided yet");
     }
 
     @Test
     void openLoopReportsFailuresAndRejectsEmptyPlans() {
-        assertThrows(WrongResultException.class, () -> Callers.openLoop(1000, 0, 10 * MS, () -> () -> {
-            throw new WrongResultException("signature did not verify");
-        }));
-        assertThrows(IllegalArgumentException.class, () -> Callers.openLoop(10, 0, MS, () -> () -> { }));
-        assertThrows(IllegalArgumentException.class, () -> Callers.openLoop(10, 100 * MS, MS, () -> () -> { }),
-                "a lead-in does not make up for a measured part without calls");
+        assertThrows(WrongResultException.class, () -> Callers.openLoop(1000, Callers.LeadIn.fixed(0), 10 * MS,
+                () -> () -> {
+                    throw new WrongResultException("signature did not verify");
+                }));
+        assertThrows(IllegalArgumentException.class, () -> Callers.openLoop(10, Callers.LeadIn.fixed(0), MS,
+                () -> () -> { }));
+        assertThrows(IllegalArgumentException.class, () -> Callers.openLoop(10, Callers.LeadIn.fixed(100 * MS), MS,
+                () -> () -> { }), "a lead-in does not make up for a measured part without calls");
+        assertThrows(IllegalArgumentException.class, () -> new Callers.LeadIn(2, 1));
     }
 }

@@ -171,8 +171,12 @@ class JcaCliTest {
         JcaCells.Latency l = CpuJcaProcess.decode(lines.get(3).substring("LATENCY ".length()));
         assertEquals(1000.0, l.rate());
         assertEquals(30, l.calls(), "0.03 s at 1,000/s");
-        assertEquals(-50.0, l.timeline().get(0).startMillis(), "the lead-in (the warm-up time, 0.01 s) in the window before");
-        assertEquals(40, l.timeline().stream().mapToLong(OpenLoopTimeline.Window::calls).sum(), "lead-in and measured");
+        List<OpenLoopTimeline.Window> windows = l.timeline();
+        assertEquals(0.0, windows.get(windows.size() - 1).startMillis(), "the measured part in one window: " + windows);
+        assertEquals(30, windows.get(windows.size() - 1).calls());
+        assertTrue(windows.size() >= 3 && windows.get(0).startMillis() <= -100, "a lead-in of 0.01 s at least, then"
+                + " until the JIT is quiet, at most 0.03 s, decided at a window's end for the window after the next: "
+                + windows);
         assertThrows(IllegalArgumentException.class, () -> CpuJcaProcess.answer(cells, "CLOSED ML-DSA-44 sign 2"));
         assertThrows(IllegalArgumentException.class, () -> CpuJcaProcess.answer(cells, "RUN ML-DSA-44 sign reuse 2"));
     }
@@ -218,9 +222,12 @@ class JcaCliTest {
         List<String> timeline = Files.readAllLines(dir.resolve(JcaCli.TIMELINE_CSV));
         for (String provider : sun ? List.of("DilithiumGPU", "DilithiumGPU/cpu", "SUN", "BC")
                 : List.of("DilithiumGPU", "DilithiumGPU/cpu", "BC")) {
-            assertEquals(2 * 2, timeline.stream().filter(l -> l.startsWith("ML-DSA-44,")
-                    && l.split(",")[3].equals(provider)).count(), provider + " sign and verify: a lead-in window"
-                    + " and a measured one each (0.01 s and 0.03 s), the second JVM's too:\n" + timeline);
+            List<String[]> rows = timeline.stream().filter(l -> l.startsWith("ML-DSA-44,"))
+                    .map(l -> l.split(",")).filter(f -> f[3].equals(provider)).toList();
+            assertEquals(2, rows.stream().filter(f -> f[4].equals("0")).count(), provider + " sign and verify: one"
+                    + " measured window each (0.03 s), the second JVM's too:\n" + timeline);
+            assertTrue(rows.stream().filter(f -> f[4].startsWith("-")).count() >= 2 * 2, provider + ": lead-in windows"
+                    + " before:\n" + timeline);
         }
     }
 

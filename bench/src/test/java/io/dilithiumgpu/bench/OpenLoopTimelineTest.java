@@ -33,6 +33,34 @@ class OpenLoopTimelineTest {
     }
 
     @Test
+    void theLeadInEndsWhenTheJitWasQuietForTwoSpansOfAQuarterSecond() {
+        long ms = 1_000_000L;
+        // Compiler CPU per 50 ms window: busy, then 4 ms in each of windows 3 to 12 (under 2 % of 250 ms
+        // in every span of five), 30 ms in window 13, quiet again from 14 on.
+        double[] jit = new double[40];
+        jit[0] = 30;
+        jit[1] = 12;
+        jit[2] = 6;
+        for (int w = 3; w <= 12; w++) {
+            jit[w] = 0.4;
+        }
+        jit[13] = 30;
+        assertEquals(-1, OpenLoopTimeline.startWindow(0, 1, 120 * ms, 4_000 * ms, jit), "before the least lead-in");
+        assertEquals(-1, OpenLoopTimeline.startWindow(10, 11, 120 * ms, 4_000 * ms, jit),
+                "windows 1 and 2 in the first span of the two: not quiet");
+        assertEquals(14, OpenLoopTimeline.startWindow(12, 13, 120 * ms, 4_000 * ms, jit),
+                "windows 3 to 12 quiet: measured from window 14, window 13 running");
+        assertEquals(17, OpenLoopTimeline.startWindow(12, 16, 120 * ms, 4_000 * ms, jit),
+                "a late sampler: the window after the one running");
+        assertEquals(-1, OpenLoopTimeline.startWindow(22, 23, 120 * ms, 4_000 * ms, jit), "window 13 in the span");
+        assertEquals(25, OpenLoopTimeline.startWindow(23, 24, 120 * ms, 4_000 * ms, jit), "quiet again");
+        assertEquals(2, OpenLoopTimeline.startWindow(0, 1, 10 * ms, 10 * ms, jit), "a fixed lead-in waits for nothing");
+        assertEquals(-1, OpenLoopTimeline.startWindow(4, 5, 10 * ms, 400 * ms, new double[40]),
+                "a JIT idle from the start still has its two spans to show it");
+        assertEquals(10, OpenLoopTimeline.startWindow(8, 9, 10 * ms, 400 * ms, jit), "400 ms reached, quiet or not");
+    }
+
+    @Test
     void hostCpuIsBusyTimeAndStealFromProcStat() {
         // user nice system idle iowait irq softirq steal guest guest_nice, in 1/100 s
         assertArrayEquals(new long[] {(100 + 2 + 30 + 4 + 5) * 10_000_000L, 7 * 10_000_000L},
