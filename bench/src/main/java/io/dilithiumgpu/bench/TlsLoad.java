@@ -30,9 +30,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
 import java.util.logging.Logger;
 
 /**
@@ -216,41 +216,10 @@ final class TlsLoad implements AutoCloseable {
      * @throws Exception the first failure of a client or the server
      */
     void drive(int clients, long nanos) throws Exception {
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        CountDownLatch finished = new CountDownLatch(clients);
-        ExecutorService executor = Callers.newExecutor();
-        try {
-            for (int i = 0; i < clients; i++) {
-                executor.execute(() -> {
-                    try {
-                        while (!stop.get() && failure.get() == null && serverFailure.get() == null) {
-                            handshake();
-                        }
-                    } catch (Throwable t) {
-                        failure.compareAndSet(null, t);
-                    } finally {
-                        finished.countDown();
-                    }
-                });
-            }
+        try (Clients running = new Clients(clients, took -> { })) {
             TimeUnit.NANOSECONDS.sleep(nanos);
-            stop.set(true);
-            awaitClients(finished, failure, clients);
-        } finally {
-            executor.shutdownNow();
-        }
-    }
-
-    /** Waits for the clients to stop; throws the first failure of a client or the server. */
-    private void awaitClients(CountDownLatch finished, AtomicReference<Throwable> failure, int clients)
-            throws Exception {
-        if (!finished.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("clients still busy " + DRAIN_SECONDS + " s after the run ended");
-        }
-        Throwable first = failure.get() != null ? failure.get() : serverFailure.get();
-        if (first != null) {
-            throw new WrongResultException(column.label + " at " + clients + " clients: a handshake failed: " + first);
+            running.stop();
+            running.await();
         }
     }
 
@@ -260,35 +229,73 @@ final class TlsLoad implements AutoCloseable {
      * @throws Exception the first failure of a client or the server (no measurement then)
      */
     Level run(int clients, long warmupNanos, long measureNanos) throws Exception {
-        final int warmup = 0;
-        final int measure = 1;
-        final int stop = 2;
-        AtomicInteger phase = new AtomicInteger(warmup);
+        AtomicBoolean measuring = new AtomicBoolean();
         LongAdder done = new LongAdder();
         Histogram latency = new ConcurrentHistogram(3);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        CountDownLatch finished = new CountDownLatch(clients);
-        ExecutorService executor = Callers.newExecutor();
-        long start;
-        long end;
-        long cpuStart;
-        long cpuEnd;
-        long providerStart;
-        long providerEnd;
         long[] routesStart = new long[4];
         long[] routesEnd = new long[4];
         CpuSplit split = null;
-        try {
-            for (int i = 0; i < clients; i++) {
+        try (Clients running = new Clients(clients, took -> {
+            if (measuring.get()) {
+                latency.recordValue(took);
+                done.increment();
+            }
+        })) {
+            TimeUnit.NANOSECONDS.sleep(warmupNanos);
+            long cpuStart = processCpu();
+            long providerStart = providerThreadCpu();
+            if (column.usesProvider()) {
+                routesStart = routes();
+            }
+            split = CpuSplit.start();
+            long handshakesStart = done.sum();
+            measuring.set(true);
+            long start = System.nanoTime();
+            TimeUnit.NANOSECONDS.sleep(measureNanos);
+            measuring.set(false);
+            running.stop();
+            long end = System.nanoTime();
+            long handshakes = done.sum() - handshakesStart;
+            long cpuEnd = processCpu();
+            long providerEnd = providerThreadCpu();
+            if (column.usesProvider()) {
+                routesEnd = routes();
+            }
+            CpuSplit.Counts samples = split.stop();
+            running.await();
+            return new Level(clients, handshakes, end - start, latency.getValueAtPercentile(50),
+                    latency.getValueAtPercentile(99), cpuEnd - cpuStart, providerEnd - providerStart,
+                    routesEnd[0] - routesStart[0], routesEnd[1] - routesStart[1], routesEnd[2] - routesStart[2],
+                    routesEnd[3] - routesStart[3], samples);
+        } finally {
+            if (split != null) {
+                split.close();
+            }
+        }
+    }
+
+    /**
+     * Clients handshaking back to back on virtual threads (or platform threads before JDK 21) until
+     * {@link #stop}, each handshake's time handed to {@code took}; closing interrupts those still
+     * running.
+     */
+    private final class Clients implements AutoCloseable {
+        private final int count;
+        private final AtomicBoolean stopped = new AtomicBoolean();
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private final CountDownLatch finished;
+        private final ExecutorService executor = Callers.newExecutor();
+
+        Clients(int count, LongConsumer took) {
+            this.count = count;
+            this.finished = new CountDownLatch(count);
+            for (int i = 0; i < count; i++) {
                 executor.execute(() -> {
                     try {
-                        while (phase.get() != stop && failure.get() == null && serverFailure.get() == null) {
+                        while (!stopped.get() && failure.get() == null && serverFailure.get() == null) {
                             long t0 = System.nanoTime();
                             handshake();
-                            if (phase.get() == measure) {
-                                latency.recordValue(System.nanoTime() - t0);
-                                done.increment();
-                            }
+                            took.accept(System.nanoTime() - t0);
                         }
                     } catch (Throwable t) {
                         failure.compareAndSet(null, t);
@@ -297,36 +304,27 @@ final class TlsLoad implements AutoCloseable {
                     }
                 });
             }
-            TimeUnit.NANOSECONDS.sleep(warmupNanos);
-            cpuStart = processCpu();
-            providerStart = providerThreadCpu();
-            if (column.usesProvider()) {
-                routesStart = routes();
+        }
+
+        /** Each client stops after its handshake in progress. */
+        void stop() {
+            stopped.set(true);
+        }
+
+        /** Waits for the clients to stop; throws the first failure of a client or the server. */
+        void await() throws Exception {
+            if (!finished.await(DRAIN_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("clients still busy " + DRAIN_SECONDS + " s after the run ended");
             }
-            split = CpuSplit.start();
-            long handshakesStart = done.sum();
-            phase.set(measure);
-            start = System.nanoTime();
-            TimeUnit.NANOSECONDS.sleep(measureNanos);
-            phase.set(stop);
-            end = System.nanoTime();
-            long handshakes = done.sum() - handshakesStart;
-            cpuEnd = processCpu();
-            providerEnd = providerThreadCpu();
-            if (column.usesProvider()) {
-                routesEnd = routes();
+            Throwable first = failure.get() != null ? failure.get() : serverFailure.get();
+            if (first != null) {
+                throw new WrongResultException(column.label + " at " + count + " clients: a handshake failed: " + first);
             }
-            CpuSplit.Counts samples = split.stop();
-            awaitClients(finished, failure, clients);
-            return new Level(clients, handshakes, end - start, latency.getValueAtPercentile(50),
-                    latency.getValueAtPercentile(99), cpuEnd - cpuStart, providerEnd - providerStart,
-                    routesEnd[0] - routesStart[0], routesEnd[1] - routesStart[1], routesEnd[2] - routesStart[2],
-                    routesEnd[3] - routesStart[3], samples);
-        } finally {
+        }
+
+        @Override
+        public void close() {
             executor.shutdownNow();
-            if (split != null) {
-                split.close();
-            }
         }
     }
 

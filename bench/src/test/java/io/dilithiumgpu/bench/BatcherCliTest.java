@@ -20,6 +20,14 @@ class BatcherCliTest {
     private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
     private final PrintStream err = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
 
+    /** The CLI's output with {@code args} in a JVM of its own (the provider's batcher unopened), which exits OK. */
+    private static String inFreshJvm(String... args) throws Exception {
+        Process p = new ProcessBuilder(ChildJvm.command(null, List.of(args))).redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(Cli.OK, p.waitFor(), text);
+        return text;
+    }
+
     @Test
     void theStandInRunReportsEveryStageAndTheCpu() {
         assertEquals(Cli.OK, Cli.run(new String[] {"batcher", "--callers", "8", "--batch-micros", "500",
@@ -51,11 +59,8 @@ class BatcherCliTest {
      */
     @Test
     void throughJcaEveryStyleIsMeasuredInAFreshJvm() throws Exception {
-        Process p = new ProcessBuilder(ChildJvm.command(null, List.of("batcher", "--via", "jca", "--callers", "8",
-                "--batch-micros", "500", "--seconds", "0.2", "--warmup-seconds", "0.1")))
-                .redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(Cli.OK, p.waitFor(), text);
+        String text = inFreshJvm("batcher", "--via", "jca", "--callers", "8",
+                "--batch-micros", "500", "--seconds", "0.2", "--warmup-seconds", "0.1");
         for (String run : List.of("sign reuse", "sign getInstance", "verify reuse", "verify getInstance")) {
             java.util.regex.Matcher m = java.util.regex.Pattern.compile(run + ", 8 callers: ([0-9,]+) ops/s; .*cpu: .*"
                     + "per call [0-9.]+ µs.*; ([0-9,]+) bytes allocated per call").matcher(text);
@@ -67,12 +72,9 @@ class BatcherCliTest {
     /** {@code --rate}: the JCA path over the stand-in under open-loop arrivals, its percentiles and windows. */
     @Test
     void throughJcaAtARateTheOpenLoopIsMeasuredInAFreshJvm() throws Exception {
-        Process p = new ProcessBuilder(ChildJvm.command(null, List.of("batcher", "--via", "jca", "--rate", "2000",
+        String text = inFreshJvm("batcher", "--via", "jca", "--rate", "2000",
                 "--ops", "verify", "--style", "reuse", "--batch-micros", "500", "--seconds", "0.1",
-                "--warmup-seconds", "0.05", "--jit-quiet-seconds", "0.1")))
-                .redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(Cli.OK, p.waitFor(), text);
+                "--warmup-seconds", "0.05", "--jit-quiet-seconds", "0.1");
         assertTrue(text.contains("JCA calls arriving at 2,000 per second (0.05 s or more unmeasured, until the JIT is"
                 + " quiet, then 0.1 s)"), text);
         assertTrue(text.matches("(?s).*\nverify reuse at 2,000/s \\(CPU, bytes and collections of the lead-in too\\):"
@@ -106,12 +108,9 @@ class BatcherCliTest {
     /** {@code --attempt-micros}: signing callers over the stand-in's rejection loops, each told as its task ends. */
     @Test
     void throughJcaTheSigningLoopsTellTheirCallersEarly() throws Exception {
-        Process p = new ProcessBuilder(ChildJvm.command(null, List.of("batcher", "--via", "jca", "--ops", "sign",
+        String text = inFreshJvm("batcher", "--via", "jca", "--ops", "sign",
                 "--style", "reuse", "--callers", "8", "--batch-micros", "100", "--attempt-micros", "50",
-                "--seconds", "0.2", "--warmup-seconds", "0.1")))
-                .redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(Cli.OK, p.waitFor(), text);
+                "--seconds", "0.2", "--warmup-seconds", "0.1");
         assertTrue(text.contains("signing 4.25 attempts of 50 µs on average after it, each caller told as its task"
                 + " ends"), text);
         assertTrue(text.contains("sign reuse, 8 callers: "), text);
