@@ -23,8 +23,12 @@ import java.util.Arrays;
  * engine's code was cold then (not compiled yet), and it says nothing of the engine now.
  *
  * <p>The cost of the engine not in use is current while its last bucket is recent, and began no
- * earlier than the engine in use last dropped a cold one: the JIT that was compiling the one engine
- * may have been compiling the other's code too, or holding a core from it.
+ * earlier than the engine in use first dropped a cold one (since it was made or {@link #reset}):
+ * the JIT that was compiling the one engine may have been compiling the other's code too, or
+ * holding a core from it. Only the first: later, a bucket dropped so is mostly one a collection
+ * held (at four callers every pause did, and each time the engine passed over was measured again,
+ * a bucket of its slower signatures), and the other's cost is measured again within a second
+ * anyway.
  *
  * <p>Thread-safe. A sample takes a lock; the cost is read without one (it is worked out as a
  * bucket fills, and read at the start of every signature the JDK covers).
@@ -52,7 +56,7 @@ final class EngineCost {
     private volatile long filledAt;
     private volatile long filledFrom;
     private volatile boolean filled;
-    /** When a filling bucket last dropped older ones as cold, once {@link #droppedCold}. */
+    /** When a filling bucket first dropped older ones as cold, once {@link #droppedCold}. */
     private volatile long droppedColdAt;
     private volatile boolean droppedCold;
 
@@ -89,7 +93,7 @@ final class EngineCost {
         filledAt = now;
         filledFrom = startedAt;
         filled = true;
-        if (cold) {
+        if (cold && !droppedCold) {
             droppedColdAt = now;
             droppedCold = true;
         }
@@ -98,11 +102,27 @@ final class EngineCost {
     /**
      * Whether this engine's cost is current beside {@code inUse}, the engine that signed while this
      * one did not: a bucket of this one filled at {@code now - maxAgeNanos} or later, of signatures
-     * that ended no earlier than {@code inUse} last dropped a bucket as cold.
+     * that ended no earlier than {@code inUse} first dropped a bucket as cold (since it was made or reset).
      */
     boolean currentBeside(EngineCost inUse, long now, long maxAgeNanos) {
         return filled && now - filledAt <= maxAgeNanos
                 && (!inUse.droppedCold || filledFrom - inUse.droppedColdAt >= 0);
+    }
+
+    /**
+     * Forgets every signature: the load has fallen from beyond the cores to within them, and what
+     * was measured while the cores were full (or while the calls went to the batcher and the
+     * engines' code went cold) says nothing of the engine now. Both engines are then measured
+     * again, {@value #MIN_SAMPLES} signatures each, before the choice is made by their costs.
+     */
+    synchronized void reset() {
+        Arrays.fill(full, 0);
+        fullCount = 0;
+        sum = 0;
+        count = 0;
+        cost = RouteChoice.UNKNOWN;
+        filled = false;
+        droppedCold = false;
     }
 
     /** The cost per signature, or {@link RouteChoice#UNKNOWN} before {@value #MIN_SAMPLES} signatures. */

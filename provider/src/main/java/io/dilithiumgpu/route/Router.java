@@ -259,7 +259,7 @@ public final class Router implements RouterMXBean {
         }
         LoadedRoundTrip l = loaded(op, p);
         long batch = batchCost(e[BATCH], l, now);
-        long direct = jdkCovers && op == Operation.SIGN ? fastest(e[CORE].nanos(), e[JDK].nanos()) : e[CORE].nanos();
+        long direct = jdkCovers && op == Operation.SIGN ? directSigning(p, e) : e[CORE].nanos();
         Route rule = RouteChoice.choose(true, direct, batch, inFlight, cores);
         Route r = RouteChoice.forBusyHost(rule, direct, host.batchNanos(), host.busy(), running, cores);
         SaturationTrial t = trial(op, p);
@@ -318,7 +318,7 @@ public final class Router implements RouterMXBean {
             if (imposed == Route.BATCH) {
                 return false;
             }
-            long direct = fastest(e[CORE].nanos(), e[JDK].nanos());
+            long direct = directSigning(p, e);
             long batch = batchCost(e[BATCH], loaded(Operation.SIGN, p), now);
             if (imposed == null && RouteChoice.choose(true, direct, batch, inFlight, cores) != Route.DIRECT) {
                 // route() probes the core; the JDK's engine is probed here, the only place it can be
@@ -531,7 +531,8 @@ public final class Router implements RouterMXBean {
     /**
      * The load has fallen within the cores: the direct engines' times, measured while the cores were
      * full (or while the batch route took the calls, and their code stayed cold), are measured
-     * again by the next call rather than after their refresh interval.
+     * again by the next call rather than after their refresh interval, and the signing engines'
+     * costs from scratch ({@link EngineCost#reset}).
      */
     private void expireDirect(long now) {
         for (Estimate[][] byOp : estimates) {
@@ -539,6 +540,10 @@ public final class Router implements RouterMXBean {
                 bySet[CORE].expire(now, REFRESH_NANOS);
                 bySet[JDK].expire(now, REFRESH_NANOS);
             }
+        }
+        for (EngineCost[] bySet : engines) {
+            bySet[CORE].reset();
+            bySet[JDK].reset();
         }
     }
 
@@ -569,6 +574,20 @@ public final class Router implements RouterMXBean {
     /** The batch route's round trip for the rule ({@link RouteChoice#batchCost}). */
     private long batchCost(Estimate batch, LoadedRoundTrip l, long now) {
         return RouteChoice.batchCost(batch.nanos(), batch.floor(), l.nanos(now), l.load(), l.chosen(), inFlight, cores);
+    }
+
+    /**
+     * A covered signature's direct time for the rule: the faster engine's cost over its recent
+     * buckets ({@link EngineCost}), or, before either has one, the faster of the two routes'
+     * averages. Not the averages throughout: weighted to the last eight calls, they follow the
+     * rejection loop's long signatures and a collection's pause, which at a few callers took the
+     * averages of both engines above the batch route's round trip for a few calls at a time, and
+     * sent those calls to the batcher or the slower engine.
+     */
+    private long directSigning(ParameterSet p, Estimate[] e) {
+        EngineCost[] bySet = engines[p.ordinal()];
+        long cost = fastest(bySet[CORE].nanos(), bySet[JDK].nanos());
+        return cost != RouteChoice.UNKNOWN ? cost : fastest(e[CORE].nanos(), e[JDK].nanos());
     }
 
     private static long fastest(long a, long b) {

@@ -104,4 +104,37 @@ class EngineCostTest {
         add(c, EngineCost.BUCKET, 300);
         assertTrue(c.currentBeside(inUse, now, Long.MAX_VALUE));
     }
+
+    @Test
+    void aResetForgetsEverySignature() {
+        EngineCost c = new EngineCost();
+        EngineCost inUse = new EngineCost();
+        add(inUse, EngineCost.BUCKET, 2_000);
+        add(c, 2 * EngineCost.BUCKET + 5, 300);
+        add(inUse, EngineCost.BUCKET, 200);
+        c.reset();
+        inUse.reset();
+        assertEquals(RouteChoice.UNKNOWN, c.nanos());
+        assertEquals(0, c.samples());
+        assertFalse(c.currentBeside(inUse, now, Long.MAX_VALUE), "no bucket since the reset");
+        add(c, EngineCost.MIN_SAMPLES, 250);
+        assertEquals(250, c.nanos(), "measured again from the reset on, none of the signatures before");
+        add(c, EngineCost.BUCKET - EngineCost.MIN_SAMPLES, 250);
+        assertTrue(c.currentBeside(inUse, now, Long.MAX_VALUE), "the cold bucket dropped before the reset is forgotten too");
+    }
+
+    @Test
+    void onlyTheFirstColdBucketMakesTheOtherEngineMeasuredAgain() {
+        EngineCost c = new EngineCost();
+        EngineCost inUse = new EngineCost();
+        add(inUse, EngineCost.BUCKET, 2_000);
+        add(inUse, EngineCost.BUCKET, 200);
+        add(c, EngineCost.BUCKET, 300);
+        assertTrue(c.currentBeside(inUse, now, Long.MAX_VALUE), "measured after the engine in use was cold");
+        // later a collection holds a bucket of the engine in use, and the next one drops it
+        add(inUse, EngineCost.BUCKET, 900);
+        add(inUse, EngineCost.BUCKET, 200);
+        assertEquals(200, inUse.nanos());
+        assertTrue(c.currentBeside(inUse, now, Long.MAX_VALUE), "a pause's bucket dropped is not cold code");
+    }
 }

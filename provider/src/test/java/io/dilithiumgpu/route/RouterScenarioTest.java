@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayDeque;
 import java.util.PriorityQueue;
+import java.util.Random;
 
 /**
  * The router through the levels of a {@code jca} run, replayed on a fake clock: a warm-up pass of
@@ -160,6 +161,94 @@ class RouterScenarioTest {
         Costs c = new Costs(320 * MICROS, 210 * MICROS, 550 * MICROS);
         assertOnlyRefreshesBatch(run(true, c, 1), c.jdk);
         assertOnlyRefreshesBatch(run(true, c, 5), c.jdk);
+    }
+
+    /** What one level of {@link #noisyLevel} routed: calls per route. */
+    private record Shares(int callers, int jdk, int core, int batched) {
+        int calls() {
+            return jdk + core + batched;
+        }
+
+        @Override
+        public String toString() {
+            return callers + " callers: " + jdk + " to the JDK, " + core + " to the core, " + batched + " batched";
+        }
+    }
+
+    /**
+     * A signature's time on a route as the H100 host measures them: the JDK's engine 60 µs plus
+     * 45 µs an attempt, the core 85 plus 63, the attempts of the rejection loop drawn as ML-DSA-44's
+     * (one in four ends the loop); a batched round trip 480 to 680 µs.
+     */
+    private static long noisyCost(Random rnd, Route route) {
+        if (route == Route.BATCH) {
+            return 480 * MICROS + rnd.nextInt(200) * MICROS;
+        }
+        int attempts = 1;
+        while (rnd.nextInt(4) != 0) {
+            attempts++;
+        }
+        return route == Route.JDK ? 60 * MICROS + 45 * MICROS * attempts : 85 * MICROS + 63 * MICROS * attempts;
+    }
+
+    /**
+     * {@code callers} closed-loop signers for {@code nanos} at {@link #noisyCost}, routed as the
+     * provider's Signature routes them, where a collection every 100 ms holds every call in
+     * flight for 2 ms.
+     */
+    private Shares noisyLevel(Router r, Random rnd, int callers, long nanos) {
+        long end = now + nanos;
+        long nextPause = now + 100 * MILLIS;
+        PriorityQueue<End> ends = new PriorityQueue<>((a, b) -> Long.compare(a.at, b.at));
+        int[] routes = new int[3];
+        for (int i = 0; i < callers || !ends.isEmpty(); i++) {
+            if (i >= callers) {
+                End e = ends.poll();
+                if (e.at >= nextPause) {
+                    PriorityQueue<End> held = new PriorityQueue<>((a, b) -> Long.compare(a.at, b.at));
+                    held.add(new End(e.at + 2 * MILLIS, e.route, e.started));
+                    ends.forEach(o -> held.add(new End(o.at + 2 * MILLIS, o.route, o.started)));
+                    ends = held;
+                    nextPause += 100 * MILLIS;
+                    continue;
+                }
+                now = Math.max(now, e.at);
+                r.ended(Operation.SIGN, P, e.route, e.started);
+                if (now >= end) {
+                    continue;
+                }
+            }
+            Route route = decide(r, true);
+            routes[route == Route.JDK ? 0 : route == Route.DIRECT ? 1 : 2]++;
+            ends.add(new End(now + noisyCost(rnd, route), route, r.started(route)));
+        }
+        return new Shares(callers, routes[0], routes[1], routes[2]);
+    }
+
+    /**
+     * Signing at a few callers after a load beyond the cores, with the rejection loop's spread and
+     * collections' pauses: the JDK's engine, a third faster than the core, takes the signatures,
+     * the core only its measurements (a bucket a second, and 16 signatures once the load falls
+     * within the cores) and the batcher only its refreshes. Before, the core took 2.4 to 8.3 % of
+     * some levels' signatures (up to 5,248 of 63,277 at 16 callers): every pause's bucket dropped as
+     * cold had the core measured again, and the averages weighted to the last calls, pushed over
+     * the batch route's round trip, sent calls to the core as probes.
+     */
+    @Test
+    @Timeout(60)
+    void aFewCallersSignaturesGoToTheFasterEngineThroughTheRejectionLoopsSpreadAndPauses() {
+        for (int seed = 1; seed <= 3; seed++) {
+            Random rnd = new Random(seed);
+            Router r = new Router(() -> true, () -> now, CORES);
+            noisyLevel(r, rnd, 64, 2_000 * MILLIS);
+            for (int callers : new int[] {1, 4, 16, 1, 4, 16}) {
+                Shares s = noisyLevel(r, rnd, callers, 1_000 * MILLIS);
+                // two buckets a second at most, the 16 measured again as the load falls, the 50 ms refreshes
+                assertTrue(s.core <= 2 * EngineCost.BUCKET + EngineCost.MIN_SAMPLES + 1_000 / Router.REFRESH_MILLIS + 1,
+                        "seed " + seed + ", " + s);
+                assertTrue(s.batched <= 1_000 / Router.REFRESH_MILLIS + 1, "only the refreshes: seed " + seed + ", " + s);
+            }
+        }
     }
 
     /**
