@@ -1,7 +1,6 @@
 package io.dilithiumgpu.core;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
@@ -14,7 +13,7 @@ import java.util.Arrays;
  *
  * <p>A key cache ({@link PrivateKeyCache}, {@link PublicKeyCache}) computes its key's identity
  * once and hands it out only for the bytes it is bound to ({@link #matches}); a private key's
- * copy is secret: compared in constant time and zeroed by {@link #wipe()} (at the key's
+ * copy is secret: compared in constant time ({@link ConstantTime}) and zeroed by {@link #wipe()} (at the key's
  * {@code destroy()}), after which it matches nothing.
  *
  * <p>Thread-safe; the digest is public, the bytes are never exposed.
@@ -61,11 +60,7 @@ public final class KeyIdentity {
         if (!secret) {
             return Arrays.equals(packed, 0, packed.length, key, off, off + packed.length);
         }
-        int diff = 0;
-        for (int i = 0; i < packed.length; i++) {
-            diff |= packed[i] ^ key[off + i];
-        }
-        return diff == 0 && !wiped;
+        return ConstantTime.equal(packed, 0, key, off, packed.length) && !wiped;
     }
 
     /** {@link #matches(byte[], int)} for the bytes of {@code key} at absolute offset {@code off}. */
@@ -76,17 +71,7 @@ public final class KeyIdentity {
         if (!secret) {
             return key.slice(off, packed.length).equals(ByteBuffer.wrap(packed));
         }
-        ByteBuffer b = key.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer p = ByteBuffer.wrap(packed).order(ByteOrder.LITTLE_ENDIAN);
-        long diff = 0;
-        int i = 0;
-        for (; i + 8 <= packed.length; i += 8) {
-            diff |= p.getLong(i) ^ b.getLong(off + i);
-        }
-        for (; i < packed.length; i++) {
-            diff |= packed[i] ^ b.get(off + i);
-        }
-        return diff == 0 && !wiped;
+        return ConstantTime.equal(packed, key, off) && !wiped;
     }
 
     /** The SHA-256 digest of the key; a fresh copy. Public: it reveals nothing of a private key. */

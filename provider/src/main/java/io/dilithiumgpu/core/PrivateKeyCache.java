@@ -229,7 +229,7 @@ public final class PrivateKeyCache {
             Lock read = lock.readLock();
             read.lock();
             try {
-                if (wiped || !equalInConstantTime(packed, sk, skOff)) {
+                if (wiped || !ConstantTime.equal(packed, 0, sk, skOff, packed.length)) {
                     return false;
                 }
                 System.arraycopy(s1, 0, ws.s1, 0, s1.length);
@@ -253,15 +253,6 @@ public final class PrivateKeyCache {
             } finally {
                 write.unlock();
             }
-        }
-
-        /** Whether b[bOff .. bOff + a.length) equals a; reveals only the answer. */
-        private static boolean equalInConstantTime(byte[] a, byte[] b, int bOff) {
-            int diff = 0;
-            for (int i = 0; i < a.length; i++) {
-                diff |= a[i] ^ b[bOff + i];
-            }
-            return diff == 0;
         }
     }
 }

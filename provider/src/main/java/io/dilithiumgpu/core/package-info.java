@@ -37,8 +37,10 @@
  *       reveals only whether the bound was exceeded, never where or with which sign;
  *       makeHints.</li>
  *   <li>{@code Sampling.expandMask}: fixed-length SHAKE256 output, no rejection.</li>
- *   <li>{@code PrivateKeyCache}: the comparison of the packed key handed in with the copy the
- *       cache was filled from ORs over every byte and reveals only whether they are equal; the
+ *   <li>{@code ConstantTime.equal}: ORs the differences of every word and tail byte of both
+ *       ranges and reveals only whether they are equal. {@code PrivateKeyCache} compares the
+ *       packed key handed in with the copy the cache was filled from through it, and
+ *       {@code KeyIdentity} a private key's bytes with the copy its identity is bound to; the
  *       copies of ŝ1, ŝ2, t̂0 are plain array copies.</li>
  *   <li>{@code Keccak} and {@code Shake}: fixed rounds of xor, and-not and rotation; the sponge's
  *       control flow depends only on the input and output lengths.</li>

@@ -87,6 +87,45 @@ class KeyIdentityTest {
         }
     }
 
+    /** As above for an array's copy of the key, at an unaligned offset. */
+    @Test
+    void aChangeAnywhereInAnArrayIsSeen() {
+        for (int length : new int[] {P.privateKeyBytes(), P.publicKeyBytes(), 13, 7}) {
+            byte[] key = bytes(length, length);
+            for (boolean secret : new boolean[] {false, true}) {
+                KeyIdentity id = KeyIdentity.of(key, 0, length, secret);
+                byte[] a = new byte[length + 3];
+                System.arraycopy(key, 0, a, 3, length);
+                assertTrue(id.matches(a, 3));
+                for (int i = 0; i < length; i++) {
+                    a[3 + i] ^= (byte) (1 << (i & 7));
+                    assertFalse(id.matches(a, 3), "byte " + i + " of " + length);
+                    a[3 + i] ^= (byte) (1 << (i & 7));
+                }
+                assertTrue(id.matches(a, 3));
+                assertFalse(id.matches(a, 4), "past the end");
+                assertFalse(id.matches(a, -1), "before the start");
+            }
+        }
+    }
+
+    /** A wiped identity matches nothing, not even the bytes it was computed from, in an array or a buffer. */
+    @Test
+    void aWipedIdentityMatchesNothing() {
+        for (boolean secret : new boolean[] {false, true}) {
+            byte[] key = bytes(P.privateKeyBytes(), 6);
+            KeyIdentity id = KeyIdentity.of(key, 0, key.length, secret);
+            ByteBuffer direct = ByteBuffer.allocateDirect(key.length).put(0, key);
+            assertTrue(id.matches(key, 0));
+            assertTrue(id.matches(direct, 0));
+            id.wipe();
+            assertFalse(id.matches(key, 0));
+            assertFalse(id.matches(direct, 0));
+            assertFalse(id.matches(new byte[key.length], 0), "the zeroed copy matches no zero key either");
+            assertFalse(id.matches(ByteBuffer.allocate(key.length), 0));
+        }
+    }
+
     @Test
     void aCacheComputesItsIdentityOnceAndBindsIt() {
         byte[] sk = bytes(P.privateKeyBytes(), 3);
