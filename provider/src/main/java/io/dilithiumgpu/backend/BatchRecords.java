@@ -43,17 +43,19 @@ public final class BatchRecords {
     private final PublicKeyCache[] publicKeyCaches;
     private final TaskListener listener;
     private final KeyHandle key;
+    private final Object[] keySources;
 
     private BatchRecords(ParameterSet params, Operation op, int n, byte[][] arrays, HostBuffer[] buffers,
                          byte[] status, PrivateKeyCache[] privateKeyCaches, PublicKeyCache[] publicKeyCaches,
                          TaskListener listener) {
-        this(params, op, n, arrays, buffers, status, privateKeyCaches, publicKeyCaches, listener, null);
+        this(params, op, n, arrays, buffers, status, privateKeyCaches, publicKeyCaches, listener, null, null);
     }
 
     private BatchRecords(ParameterSet params, Operation op, int n, byte[][] arrays, HostBuffer[] buffers,
                          byte[] status, PrivateKeyCache[] privateKeyCaches, PublicKeyCache[] publicKeyCaches,
-                         TaskListener listener, KeyHandle key) {
+                         TaskListener listener, KeyHandle key, Object[] keySources) {
         this.key = key;
+        this.keySources = keySources;
         this.params = params;
         this.op = op;
         this.n = n;
@@ -175,7 +177,7 @@ public final class BatchRecords {
         Object cache = handle.cache();
         PrivateKeyCache[] pc = cache instanceof PrivateKeyCache c ? new PrivateKeyCache[] {c} : null;
         PublicKeyCache[] uc = cache instanceof PublicKeyCache c ? new PublicKeyCache[] {c} : null;
-        return new BatchRecords(params, op, n, arrays, buffers, status, pc, uc, listener, handle);
+        return new BatchRecords(params, op, n, arrays, buffers, status, pc, uc, listener, handle, null);
     }
 
     private static BatchRecords onHeap(ParameterSet params, Operation op, int n, byte[] status, byte[]... arrays) {
@@ -240,18 +242,41 @@ public final class BatchRecords {
      * @throws IllegalArgumentException when caches holds fewer than n entries
      */
     public BatchRecords withCaches(PrivateKeyCache[] caches) {
+        return withCaches(caches, null);
+    }
+
+    /**
+     * As {@link #withCaches(PrivateKeyCache[])}, with where each task's key record was copied
+     * from: {@code keySources[i]} is the object task i's key bytes were read from, or null. The
+     * caller vouches that tasks of the same non-null source hold equal key bytes (it copied them
+     * all from that one source, which did not change meanwhile), so that a backend that binds a
+     * key cache to its bytes ({@link io.dilithiumgpu.core.KeyIdentity}) may check one task of a
+     * source and cache and take the others of both as checked. Tasks without a source, or whose
+     * cache differs, are checked each on its own.
+     *
+     * @param keySources at least n entries, or null for none
+     * @throws IllegalArgumentException when caches or keySources hold fewer than n entries
+     */
+    public BatchRecords withCaches(PrivateKeyCache[] caches, Object[] keySources) {
         requireOp(Operation.SIGN, "private-key caches");
-        requireCaches(caches == null ? n : caches.length);
+        requireEntries(caches == null ? n : caches.length, "caches");
+        requireEntries(keySources == null ? n : keySources.length, "key sources");
         requireNoKey();
-        return new BatchRecords(params, op, n, arrays, buffers, status, caches, null, listener);
+        return new BatchRecords(params, op, n, arrays, buffers, status, caches, null, listener, null, keySources);
     }
 
     /** As {@link #withCaches(PrivateKeyCache[])}, with public-key caches for verification records. */
     public BatchRecords withCaches(PublicKeyCache[] caches) {
+        return withCaches(caches, null);
+    }
+
+    /** As {@link #withCaches(PrivateKeyCache[], Object[])}, with public-key caches for verification records. */
+    public BatchRecords withCaches(PublicKeyCache[] caches, Object[] keySources) {
         requireOp(Operation.VERIFY, "public-key caches");
-        requireCaches(caches == null ? n : caches.length);
+        requireEntries(caches == null ? n : caches.length, "caches");
+        requireEntries(keySources == null ? n : keySources.length, "key sources");
         requireNoKey();
-        return new BatchRecords(params, op, n, arrays, buffers, status, null, caches, listener);
+        return new BatchRecords(params, op, n, arrays, buffers, status, null, caches, listener, null, keySources);
     }
 
     /**
@@ -260,7 +285,8 @@ public final class BatchRecords {
      * every outcome in the status bytes only.
      */
     public BatchRecords withListener(TaskListener early) {
-        return new BatchRecords(params, op, n, arrays, buffers, status, privateKeyCaches, publicKeyCaches, early, key);
+        return new BatchRecords(params, op, n, arrays, buffers, status, privateKeyCaches, publicKeyCaches, early, key,
+                keySources);
     }
 
     private void requireNoKey() {
@@ -275,9 +301,9 @@ public final class BatchRecords {
         }
     }
 
-    private void requireCaches(int length) {
+    private void requireEntries(int length, String what) {
         if (length < n) {
-            throw new IllegalArgumentException("caches hold " + length + " entries; " + n + " tasks need " + n);
+            throw new IllegalArgumentException(what + " hold " + length + " entries; " + n + " tasks need " + n);
         }
     }
 
@@ -312,6 +338,12 @@ public final class BatchRecords {
 
     /** Public-key caches (verification), or null. */
     public PublicKeyCache[] publicKeyCaches() { return publicKeyCaches; }
+
+    /**
+     * Where each task's key record was copied from, or null: see
+     * {@link #withCaches(PrivateKeyCache[], Object[])}.
+     */
+    public Object[] keySources() { return keySources; }
 
     /** Told of tasks as they end, or null. */
     public TaskListener listener() { return listener; }

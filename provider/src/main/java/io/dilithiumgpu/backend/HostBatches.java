@@ -35,9 +35,9 @@ public final class HostBatches {
             } : switch (records.op()) {
                 case KEYGEN -> BatchRecords.keyGen(records.params(), n, arrays[0], arrays[1], arrays[2], status);
                 case SIGN -> BatchRecords.sign(records.params(), n, arrays[0], arrays[1], arrays[2], arrays[3], status)
-                        .withCaches(records.privateKeyCaches());
+                        .withCaches(records.privateKeyCaches(), records.keySources());
                 case VERIFY -> BatchRecords.verify(records.params(), n, arrays[0], arrays[1], arrays[2], status)
-                        .withCaches(records.publicKeyCaches());
+                        .withCaches(records.publicKeyCaches(), records.keySources());
             };
             backend.run(heap);
             for (int f = 0; f < fields; f++) {

@@ -16,11 +16,15 @@ import java.util.function.LongFunction;
 /**
  * Batches of {@link Backend#sign}: private key, μ and rnd in, signature out. Private keys and rnd
  * (FIPS 204 rnd, or round 3.1 ρ′, which is as secret as the key) are secret. Each record may carry
- * its key's {@link PrivateKeyCache}, held by reference in a parallel array until the batch clears.
+ * its key's {@link PrivateKeyCache}, held by reference in a parallel array until the batch clears,
+ * and the {@link SigningKey} its key record was copied through, if any: requests of one
+ * {@code SigningKey} hold one key's bytes ({@link BatchRecords#keySources()}).
  */
 final class SignBatch extends Batch {
     private final Records privateKeys;
     private final PrivateKeyCache[] caches;
+    /** The SigningKey each record's key was copied through, or null for a request of key bytes. */
+    private final Object[] keySources;
     private final Records mus;
     private final Records rnds;
     private final Records signatures;
@@ -29,6 +33,7 @@ final class SignBatch extends Batch {
         super(params, capacity, allocator);
         this.privateKeys = records(params.privateKeyBytes());
         this.caches = new PrivateKeyCache[capacity];
+        this.keySources = new Object[capacity];
         this.mus = records(ParameterSet.MU_BYTES);
         this.rnds = records(params.rndBytes());
         this.signatures = records(params.signatureBytes());
@@ -102,6 +107,7 @@ final class SignBatch extends Batch {
             return false;
         }
         caches[slot] = r.cache;
+        keySources[slot] = r.key;
         mus.put(slot, r.mu);
         rnds.put(slot, r.rnd);
         return true;
@@ -111,10 +117,10 @@ final class SignBatch extends Batch {
     void run(Backend backend, int n, TaskListener early) {
         if (privateKeys.inHost()) {
             backend.run(BatchRecords.sign(params, n, privateKeys.host(), mus.host(), rnds.host(), signatures.host(),
-                    status).withCaches(caches).withListener(early));
+                    status).withCaches(caches, keySources).withListener(early));
         } else {
             backend.run(BatchRecords.sign(params, n, privateKeys.array(), mus.array(), rnds.array(), signatures.array(),
-                    status).withCaches(caches));
+                    status).withCaches(caches, keySources));
         }
     }
 
@@ -139,5 +145,6 @@ final class SignBatch extends Batch {
         privateKeys.zero(n);
         rnds.zero(n);
         Arrays.fill(caches, 0, n, null);
+        Arrays.fill(keySources, 0, n, null);
     }
 }

@@ -8,6 +8,11 @@ import java.nio.ByteBuffer;
  * no copy of its key per call ({@link Engine#signInPlace(io.dilithiumgpu.core.ParameterSet,
  * SigningKey, io.dilithiumgpu.core.PrivateKeyCache, byte[], byte[])}); the record is wiped with
  * the batch.
+ *
+ * <p>One object copies one key: every successful {@link #copyTo} of an object writes the same
+ * bytes. The batcher relies on it: of the requests of one batch that name the same
+ * {@code SigningKey} and key cache, a backend compares one with the cache's key identity and takes
+ * the others as equal to it ({@link io.dilithiumgpu.backend.BatchRecords#keySources()}).
  */
 @FunctionalInterface
 public interface SigningKey {

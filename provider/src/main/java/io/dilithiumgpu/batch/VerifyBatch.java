@@ -15,11 +15,15 @@ import java.util.function.LongFunction;
 /**
  * Batches of {@link Backend#verify}: public key, μ and signature in, verdict out. Nothing secret.
  * Each record may carry its key's {@link PublicKeyCache}, held by reference in a parallel array
- * until the batch clears.
+ * until the batch clears, beside the array its key record was copied from: requests of one array
+ * hold one key's bytes ({@link BatchRecords#keySources()}), as the array is the caller's, left
+ * unchanged until the request completes, or the request's own copy.
  */
 final class VerifyBatch extends Batch {
     private final Records publicKeys;
     private final PublicKeyCache[] caches;
+    /** The array each record's public key was copied from. */
+    private final Object[] keySources;
     private final Records mus;
     private final Records signatures;
 
@@ -27,6 +31,7 @@ final class VerifyBatch extends Batch {
         super(params, capacity, allocator);
         this.publicKeys = records(params.publicKeyBytes());
         this.caches = new PublicKeyCache[capacity];
+        this.keySources = new Object[capacity];
         this.mus = records(ParameterSet.MU_BYTES);
         this.signatures = records(params.signatureBytes());
     }
@@ -71,6 +76,7 @@ final class VerifyBatch extends Batch {
         Request r = (Request) task;
         publicKeys.put(slot, r.publicKey);
         caches[slot] = r.cache;
+        keySources[slot] = r.publicKey;
         mus.put(slot, r.mu);
         signatures.put(slot, r.signature);
         return true;
@@ -80,10 +86,10 @@ final class VerifyBatch extends Batch {
     void run(Backend backend, int n, TaskListener early) {
         if (publicKeys.inHost()) {
             backend.run(BatchRecords.verify(params, n, publicKeys.host(), mus.host(), signatures.host(), status)
-                    .withCaches(caches));
+                    .withCaches(caches, keySources));
         } else {
             backend.run(BatchRecords.verify(params, n, publicKeys.array(), mus.array(), signatures.array(),
-                    status).withCaches(caches));
+                    status).withCaches(caches, keySources));
         }
     }
 
@@ -102,9 +108,10 @@ final class VerifyBatch extends Batch {
         }
     }
 
-    /** Public keys, μ and signatures are public; the cache references are dropped. */
+    /** Public keys, μ and signatures are public; the cache and source references are dropped. */
     @Override
     void wipeSecrets(int n) {
         Arrays.fill(caches, 0, n, null);
+        Arrays.fill(keySources, 0, n, null);
     }
 }

@@ -1,5 +1,6 @@
 package io.dilithiumgpu.key;
 
+import io.dilithiumgpu.batch.SigningKey;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
 
@@ -51,6 +52,8 @@ public final class DilithiumPrivateKey implements PrivateKey {
     /** Write-locked by {@link #destroy()}; readers validate against it or read-lock. */
     private final transient StampedLock lock = new StampedLock();
     private final transient PrivateKeyCache cache;
+    /** {@link #copyExpandedKey} as the batcher reads it: one object per key ({@link #signingKey()}). */
+    private final transient SigningKey signingKey = this::copyExpandedKey;
     /** This key as the JDK's own ML-DSA holds it, once a signer made it ({@link #jdkCopy}). */
     private final transient AtomicReference<PrivateKey> jdkKey = new AtomicReference<>();
     private volatile boolean destroyed;
@@ -200,6 +203,15 @@ public final class DilithiumPrivateKey implements PrivateKey {
 
     /** tr = H(pk), the public hash inside the expanded key; a fresh copy. Available after destroy. */
     public byte[] getTr() { return tr.clone(); }
+
+    /**
+     * Internal plumbing, for this provider's signers: {@link #copyExpandedKey} as the batcher reads
+     * a key where it lives, the same object at every call, so that the batch knows the records it
+     * copies through it hold one key's bytes ({@link SigningKey}).
+     */
+    public SigningKey signingKey() {
+        return signingKey;
+    }
 
     /**
      * Internal plumbing, for this provider's signers: the key's cache of decoded vectors, handed to

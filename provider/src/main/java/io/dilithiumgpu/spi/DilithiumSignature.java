@@ -77,7 +77,7 @@ public final class DilithiumSignature extends SignatureSpi {
     private ParameterSet params;
     private DilithiumPublicKey publicKey;
     private DilithiumPrivateKey privateKey;
-    /** {@link #privateKey} as the batcher reads it; made once per key. */
+    /** {@link #privateKey} as the batcher reads it: the key's own, one object per key. */
     private SigningKey signingKey;
     private boolean ownsPrivateKey;
     private SecureRandom random;
@@ -150,7 +150,7 @@ public final class DilithiumSignature extends SignatureSpi {
         clearKeys();
         this.params = p;
         this.privateKey = k;
-        this.signingKey = k::copyExpandedKey;
+        this.signingKey = k.signingKey();
         this.ownsPrivateKey = translated;
         this.random = random;
         this.tr = k.getTr();

@@ -80,5 +80,17 @@ class BatchRecordsTest {
         assertSame(listener, told.listener());
         assertSame(caches, told.publicKeyCaches(), "with... keeps what was set before");
         assertNull(verify.listener(), "with... leaves the original as it was");
+        assertNull(told.keySources(), "no key sources unless given");
+        Object[] sources = {new Object()};
+        BatchRecords sourced = verify.withCaches(caches, sources).withListener(listener);
+        assertSame(sources, sourced.keySources(), "with... keeps the key sources");
+        assertSame(caches, sourced.publicKeyCaches());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> verify.withCaches(caches, new Object[0]));
+        assertTrue(e.getMessage().contains("key sources"), e.getMessage());
+        BatchRecords sign = BatchRecords.sign(P, 1, new byte[P.privateKeyBytes()], new byte[64],
+                new byte[P.rndBytes()], new byte[P.signatureBytes()], status);
+        assertSame(sources, sign.withCaches(new PrivateKeyCache[1], sources).keySources());
+        assertThrows(IllegalStateException.class, () -> verify.withCaches(new PrivateKeyCache[1], sources));
     }
 }

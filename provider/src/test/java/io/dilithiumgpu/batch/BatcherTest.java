@@ -5,6 +5,8 @@ import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.cpu.CpuBackend;
 import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.PrivateKeyCache;
+import io.dilithiumgpu.core.PublicKeyCache;
 import io.dilithiumgpu.core.Scheme;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,6 +38,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -283,6 +288,58 @@ class BatcherTest {
             assertEquals(n - 1, reads.get());
             assertTrue(spy.batchSizes.contains(n - 1), "the unreadable key took no record: " + spy.batchSizes);
             assertEquals(1, b.metrics().getFailedOperations());
+        });
+    }
+
+    /**
+     * Each batch names what its key records were copied from: a signing request's
+     * {@link SigningKey}, or none for one of key bytes; a verification's public-key array, the
+     * caller's for an in-place request, its own copy otherwise. Records in host buffers, as the
+     * CUDA backend's, keep them through the copy into arrays.
+     */
+    @Test
+    void batchesNameTheSourceOfEachKeyRecord() throws Exception {
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        SpyBackend spy = new SpyBackend(new CpuBackend(), "cpu", 16).preferHostBuffers();
+        Batcher b = open(BatchConfig.builder().maxInFlight(1).build(), spy, null);
+        Fixtures.KeyPair kp = keys(p);
+        SigningKey key = (dst, offset) -> {
+            dst.put(offset, kp.sk, 0, kp.sk.length);
+            return true;
+        };
+        PrivateKeyCache signer = new PrivateKeyCache(p);
+        PublicKeyCache verifier = new PublicKeyCache(p);
+        assertTimeoutPreemptively(GENEROUS, () -> {
+            CompletableFuture<byte[]> first = signHeld(spy, b, p, kp);
+            List<CompletableFuture<byte[]>> signs = new ArrayList<>();
+            signs.add(b.signInPlace(p, key, signer, mu(p, kp.tr, message(1)), rnd(p, 1)));
+            signs.add(b.sign(p, kp.sk, signer, mu(p, kp.tr, message(2)), rnd(p, 2)));
+            signs.add(b.signInPlace(p, key, signer, mu(p, kp.tr, message(3)), rnd(p, 3)));
+            spy.release();
+            first.join();
+            for (int i = 0; i < 3; i++) {
+                assertTrue(Fixtures.referenceVerifies(p, kp.pk, message(i + 1), signs.get(i).join()), "signature " + i);
+            }
+            first = signHeld(spy, b, p, kp);
+            List<CompletableFuture<Boolean>> verifies = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                byte[] mu = mu(p, kp.tr, message(i + 1));
+                verifies.add(i == 1 ? b.verify(p, kp.pk, verifier, mu, signs.get(i).join())
+                        : b.verifyInPlace(p, kp.pk, verifier, mu, signs.get(i).join()));
+            }
+            spy.release();
+            first.join();
+            for (CompletableFuture<Boolean> v : verifies) {
+                assertTrue(v.join());
+            }
+            List<Object[]> ofThree = spy.keySources.stream().filter(s -> s.length == 3).toList();
+            assertEquals(2, ofThree.size(), "one signing and one verification batch of three: " + spy.batchSizes);
+            assertArrayEquals(new Object[] {key, null, key}, ofThree.get(0));
+            Object[] verified = ofThree.get(1);
+            assertSame(kp.pk, verified[0]);
+            assertSame(kp.pk, verified[2]);
+            assertNotNull(verified[1], "a copied request names its copy");
+            assertNotSame(kp.pk, verified[1]);
         });
     }
 

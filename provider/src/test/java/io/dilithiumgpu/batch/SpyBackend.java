@@ -31,6 +31,8 @@ final class SpyBackend implements Backend {
     /** Released once each time a batch enters the backend. */
     final Semaphore entered = new Semaphore(0);
     final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+    /** The key sources of every signing and verification batch run on arrays (its first count entries), or null entries. */
+    final List<Object[]> keySources = new CopyOnWriteArrayList<>();
     /** Private-key, seed and rnd arrays of every batch, as handed in. */
     final List<byte[]> secretArrays = new CopyOnWriteArrayList<>();
     final AtomicBoolean closed = new AtomicBoolean();
@@ -136,6 +138,9 @@ final class SpyBackend implements Backend {
             if (r.secret(f)) {
                 secrets.add(r.array(f));
             }
+        }
+        if (r.op() != Operation.KEYGEN) {
+            keySources.add(r.keySources() == null ? new Object[0] : java.util.Arrays.copyOf(r.keySources(), r.count()));
         }
         enter(r.count(), secrets.toArray(new byte[0][]));
         byte[] output = switch (r.op()) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dilithiumgpu.core.ParameterSet;
@@ -87,7 +88,13 @@ class KeysTest {
         record.put(3, (byte) 1);
         assertFalse(key.copyExpandedKey(record, 3), "a destroyed key is not copied");
         assertTrue(allZero(record.array()), "what was written is zero");
+        assertFalse(key.signingKey().copyTo(record, 3), "nor through its signing key");
+        assertTrue(allZero(record.array()));
         assertTrue(twin.copyExpandedKey(record, 3));
+        assertArrayEquals(twin.getExpandedKey(), java.util.Arrays.copyOfRange(record.array(), 3, record.capacity()));
+        assertSame(twin.signingKey(), twin.signingKey(), "one signing key per key: the batcher's records of it are one source");
+        record.put(3, new byte[key.parameterSet().privateKeyBytes()]);
+        assertTrue(twin.signingKey().copyTo(record, 3));
         assertArrayEquals(twin.getExpandedKey(), java.util.Arrays.copyOfRange(record.array(), 3, record.capacity()));
         assertEquals(0, record.position(), "absolute: the position is left alone");
         assertNotEquals(key, twin);

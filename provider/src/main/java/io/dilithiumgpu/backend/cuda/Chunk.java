@@ -37,6 +37,12 @@ final class Chunk {
      * tasks without one), or null: the chunk then never uses the device key cache ({@link KeyedRun}).
      */
     final Object[] keys;
+    /**
+     * Where each task's key record was copied from, or null ({@link
+     * io.dilithiumgpu.backend.BatchRecords#keySources()}): tasks of one source and one key object
+     * hold equal key bytes.
+     */
+    final Object[] keySources;
     final CompletableFuture<Void> done = new CompletableFuture<>();
     /** {@link System#nanoTime()} when queued for a slot, or claimed by its caller. */
     long queuedNanos;
@@ -49,12 +55,12 @@ final class Chunk {
      */
     Chunk(ParameterSet params, Operation op, ChunkPlan plan, int index, byte[][] arrays, Pointer[] pinned,
           ByteBuffer[] views, TaskListener early) {
-        this(params, op, plan, index, arrays, pinned, views, early, null);
+        this(params, op, plan, index, arrays, pinned, views, early, null, null);
     }
 
-    /** As above, with the call's key objects ({@link #keys}), or null. */
+    /** As above, with the call's key objects ({@link #keys}) and their records' sources ({@link #keySources}), or nulls. */
     Chunk(ParameterSet params, Operation op, ChunkPlan plan, int index, byte[][] arrays, Pointer[] pinned,
-          ByteBuffer[] views, TaskListener early, Object[] keys) {
+          ByteBuffer[] views, TaskListener early, Object[] keys, Object[] keySources) {
         this.params = params;
         this.op = op;
         this.plan = plan;
@@ -65,5 +71,6 @@ final class Chunk {
         this.views = views;
         this.early = plan.tellsEarly() ? early : null;
         this.keys = keys;
+        this.keySources = keySources;
     }
 }

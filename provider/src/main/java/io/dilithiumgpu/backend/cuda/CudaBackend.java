@@ -170,7 +170,8 @@ public final class CudaBackend implements Backend {
         arrays[records.fields()] = records.status();
         DeviceSet set = devices();
         try {
-            set.run(records.params(), records.op(), records.count(), arrays, null, null, null, keys(records));
+            set.run(records.params(), records.op(), records.count(), arrays, null, null, null, keys(records),
+                    records.keySources());
         } catch (BackendException e) {
             failed(set, e);
             throw e;
@@ -233,7 +234,7 @@ public final class CudaBackend implements Backend {
         arrays[0] = records.key() != null ? records.array(0) : null;
         try {
             set.run(records.params(), records.op(), records.count(), arrays, pointers, views, records.listener(),
-                    keys(records));
+                    keys(records), records.keySources());
         } catch (BackendException e) {
             failed(set, e);
             throw e;

@@ -206,7 +206,8 @@ final class KeyedRun {
         }
         for (int i = 0; i < c.count && !one; i++) {
             int g = byObject.groupOf(i);
-            if (g >= 0 && ids.get(g) != null && byObject.firstTask(g) != i && !matches(ids.get(g), c, i, keyBytes)) {
+            if (g >= 0 && ids.get(g) != null && byObject.firstTask(g) != i
+                    && !sameSource(c, i, byObject.firstTask(g)) && !matches(ids.get(g), c, i, keyBytes)) {
                 byObject.detach(i);
             }
         }
@@ -247,6 +248,15 @@ final class KeyedRun {
         }
         byte[] a = c.arrays[0];
         return ref instanceof PrivateKeyCache p ? p.identity(a, off) : ((PublicKeyCache) ref).identity(a, off);
+    }
+
+    /**
+     * Whether tasks i and j of the chunk had their key records copied from one source, so that
+     * task i holds task j's bytes: j's were matched against the identity, i's need not be.
+     */
+    private static boolean sameSource(Chunk c, int i, int j) {
+        Object source = c.keySources == null ? null : c.keySources[c.first + i];
+        return source != null && source == c.keySources[c.first + j];
     }
 
     private static boolean matches(KeyIdentity id, Chunk c, int i, int keyBytes) {

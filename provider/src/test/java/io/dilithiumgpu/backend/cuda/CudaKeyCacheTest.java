@@ -322,6 +322,53 @@ class CudaKeyCacheTest extends GpuBesideCpu {
     }
 
     /**
+     * Tasks of one key source and key object are compared with the key's identity once, through
+     * their first task: where the identity is bound to other bytes (here another key's, as a
+     * caller of the engine API can make it by naming the object with those bytes first), that
+     * first task fails the comparison and every task of the source runs on its own bytes, never
+     * on the other key's slot; where it is bound to their bytes, they run on the cache.
+     */
+    @Test
+    void tasksOfOneSourceRunOnTheCacheOnlyWhenTheirFirstMatchesTheIdentity() {
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        Keys keys = new Keys(p, 2, 0xCAC4E_0AL);
+        SplittableRandom r = new SplittableRandom(10);
+        int n = 6;
+        byte[] sks = spread(keys.sks, p.privateKeyBytes(), new int[n]);
+        byte[] pks = spread(keys.pks, p.publicKeyBytes(), new int[n]);
+        Object source = new Object();
+        Object[] sources = new Object[n];
+        Arrays.fill(sources, source);
+        for (boolean poisoned : new boolean[] {true, false}) {
+            PrivateKeyCache signer = new PrivateKeyCache(p);
+            PublicKeyCache verifier = new PublicKeyCache(p);
+            if (poisoned) {
+                assertNotNull(signer.identity(keys.sk(1), 0));
+                assertNotNull(verifier.identity(keys.pk(1), 0));
+            }
+            PrivateKeyCache[] sc = new PrivateKeyCache[n];
+            PublicKeyCache[] pc = new PublicKeyCache[n];
+            Arrays.fill(sc, signer);
+            Arrays.fill(pc, verifier);
+            for (int round = 0; round < 3; round++) {
+                String what = (poisoned ? "identity of another key" : "identity of their key") + ", round " + round;
+                byte[] mus = random(r, n * 64);
+                byte[] rnds = random(r, n * p.rndBytes());
+                byte[][] expected = cpuSign(p, n, sks, mus, rnds);
+                byte[] sigs = new byte[n * p.signatureBytes()];
+                byte[] status = new byte[n];
+                gpu.run(BatchRecords.sign(p, n, sks, mus, rnds, sigs, status).withCaches(sc, sources));
+                assertSame(expected, new byte[][] {sigs, status}, what);
+                byte[] verified = new byte[n];
+                gpu.run(BatchRecords.verify(p, n, pks, mus, expected[0], verified).withCaches(pc, sources));
+                assertArrayEquals(new byte[n], verified, what + ": every signature verifies under the records' key");
+            }
+            assertEquals(poisoned, slotsOf(p, true, signer.knownIdentity()).isEmpty(),
+                    poisoned ? "the other key's identity takes no slot" : "their key is cached");
+        }
+    }
+
+    /**
      * Per-task records in the backend's pinned buffers: a chunk whose keys are all cached signs on
      * them, its kernel writing the signatures straight into the caller's buffer (filled with
      * garbage first); a chunk with a task on no key object signs plain. Both as the CPU signs.
