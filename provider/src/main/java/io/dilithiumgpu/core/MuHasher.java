@@ -1,5 +1,6 @@
 package io.dilithiumgpu.core;
 
+import java.util.Arrays;
 
 /**
  * Streaming computation of the message representative μ = H(tr ‖ M′, 64) (FIPS 204 Algorithm 7
@@ -7,32 +8,37 @@ package io.dilithiumgpu.core;
  *
  * <p>After {@link #finish()} the hasher takes no more input until {@link #restart()}, which starts
  * the next message from the same prefix (tr, and for pure signing the context header) without
- * absorbing it again or allocating. Not thread-safe. μ is not secret; the hasher keeps no
- * reference to the caller's arrays.
+ * absorbing it again or allocating, from the second restart on: the first keeps the state after
+ * the prefix, so that a hasher used for one message only (a {@code Signature} per call) pays for
+ * one sponge, not two. Not thread-safe. μ is not secret; the hasher keeps no reference to the
+ * caller's arrays.
  */
 public final class MuHasher {
     private final Shake shake = Shake.shake256();
-    /** The state after the prefix, which {@link #restart()} returns to; set by {@link #markPrefix()}. */
+    /** The prefix's bytes, until the first {@link #restart()} absorbs them into {@link #prefix}. */
+    private byte[] header;
+    /** The state after the prefix, which {@link #restart()} returns to; null before the first restart. */
     private Shake prefix;
     private boolean finished;
 
-    private MuHasher(ParameterSet p, byte[] tr) {
+    /** A hasher that has absorbed {@code header}, its prefix. */
+    private MuHasher(byte[] header) {
+        this.header = header;
+        shake.update(header, 0, header.length);
+    }
+
+    /** tr ‖ {@code extra} bytes, tr checked against the set. */
+    private static byte[] header(ParameterSet p, byte[] tr, int extra) {
         if (tr.length != p.trBytes()) {
             throw new IllegalArgumentException(
                     "tr must be " + p.trBytes() + " bytes for " + p + ", got " + tr.length);
         }
-        shake.update(tr, 0, tr.length);
-    }
-
-    private MuHasher markPrefix() {
-        prefix = Shake.shake256();
-        prefix.copyFrom(shake);
-        return this;
+        return Arrays.copyOf(tr, tr.length + extra);
     }
 
     /** μ = H(tr ‖ M′), the caller feeding M′ (FIPS 204 internal interface; round 3.1 with M′ = M). */
     public static MuHasher internal(ParameterSet p, byte[] tr) {
-        return new MuHasher(p, tr).markPrefix();
+        return new MuHasher(header(p, tr, 0));
     }
 
     /**
@@ -43,13 +49,14 @@ public final class MuHasher {
      */
     public static MuHasher pure(ParameterSet p, byte[] tr, byte[] ctx) {
         checkContext(p, ctx);
-        MuHasher hasher = new MuHasher(p, tr);
-        if (p.isFips204()) {
-            hasher.shake.update((byte) 0);
-            hasher.shake.update((byte) ctx.length);
-            hasher.shake.update(ctx, 0, ctx.length);
+        if (!p.isFips204()) {
+            return internal(p, tr);
         }
-        return hasher.markPrefix();
+        byte[] header = header(p, tr, 2 + ctx.length);
+        // header[tr.length] = 0: pure, not HashML-DSA
+        header[tr.length + 1] = (byte) ctx.length;
+        System.arraycopy(ctx, 0, header, tr.length + 2, ctx.length);
+        return new MuHasher(header);
     }
 
     /**
@@ -68,7 +75,7 @@ public final class MuHasher {
             throw new IllegalArgumentException(
                     ph.acvpName() + " digest must be " + ph.digestBytes() + " bytes, got " + digest.length);
         }
-        MuHasher hasher = new MuHasher(p, tr);
+        MuHasher hasher = new MuHasher(header(p, tr, 0));
         hasher.shake.update((byte) 1);
         hasher.shake.update((byte) ctx.length);
         hasher.shake.update(ctx, 0, ctx.length);
@@ -101,9 +108,14 @@ public final class MuHasher {
 
     /**
      * Forgets the message given since construction or the last restart, finished or not, and
-     * starts the next one after the same prefix. Allocates nothing.
+     * starts the next one after the same prefix. Allocates nothing after the first restart.
      */
     public MuHasher restart() {
+        if (prefix == null) {
+            prefix = Shake.shake256();
+            prefix.update(header, 0, header.length);
+            header = null;
+        }
         shake.copyFrom(prefix);
         finished = false;
         return this;

@@ -205,6 +205,12 @@ public final class DilithiumPrivateKey implements PrivateKey {
     public byte[] getTr() { return tr.clone(); }
 
     /**
+     * Internal plumbing, for this provider's signers: tr itself, not a copy (public, and kept after
+     * destroy). Callers only read it; anything else should call {@link #getTr()}.
+     */
+    public byte[] trInPlace() { return tr; }
+
+    /**
      * Internal plumbing, for this provider's signers: {@link #copyExpandedKey} as the batcher reads
      * a key where it lives, the same object at every call, so that the batch knows the records it
      * copies through it hold one key's bytes ({@link SigningKey}).

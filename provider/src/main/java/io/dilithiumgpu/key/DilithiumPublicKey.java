@@ -93,12 +93,21 @@ public final class DilithiumPublicKey implements PublicKey {
 
     /** tr = H(pk) ({@link ParameterSet#trBytes()} bytes); a fresh copy. */
     public byte[] getTr() {
+        return trInPlace().clone();
+    }
+
+    /**
+     * Internal plumbing, for this provider's verifiers: tr itself, not a copy, so that a
+     * {@code Signature} per call allocates nothing for it. Callers only read it; anything else
+     * should call {@link #getTr()}.
+     */
+    public byte[] trInPlace() {
         byte[] t = tr;
         if (t == null) {
             t = Scheme.tr(params, publicKey, 0);
             tr = t;
         }
-        return t.clone();
+        return t;
     }
 
     /**

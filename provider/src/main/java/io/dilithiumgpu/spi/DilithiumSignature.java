@@ -64,6 +64,7 @@ public final class DilithiumSignature extends SignatureSpi {
     private static final int MAX_CONTEXT_BYTES = 255;
     /** The longest message kept for the JDK's signer; beyond it the message streams into μ. */
     static final int JDK_MESSAGE_LIMIT = 1 << 16;
+    private static final byte[] EMPTY = new byte[0];
 
     private final Provider provider;
     private final Family family;
@@ -81,6 +82,7 @@ public final class DilithiumSignature extends SignatureSpi {
     private SigningKey signingKey;
     private boolean ownsPrivateKey;
     private SecureRandom random;
+    /** The key's own tr, read only: the μ hasher copies it. */
     private byte[] tr;
     /** Whether initSign or initVerify has run. */
     private boolean initialized;
@@ -95,7 +97,8 @@ public final class DilithiumSignature extends SignatureSpi {
     private boolean toJdk;
     private byte[] jdkMessage;
     private int jdkMessageLength;
-    private final byte[] oneByte = new byte[1];
+    /** For {@code update(byte)}; made at its first call. */
+    private byte[] oneByte;
 
     /**
      * @param provider       the provider that creates this SPI (named by {@link #engineGetParameters()})
@@ -121,7 +124,7 @@ public final class DilithiumSignature extends SignatureSpi {
         clearKeys();
         this.params = p;
         this.publicKey = k;
-        this.tr = k.getTr();
+        this.tr = k.trInPlace();
         this.initialized = true;
     }
 
@@ -153,7 +156,7 @@ public final class DilithiumSignature extends SignatureSpi {
         this.signingKey = k.signingKey();
         this.ownsPrivateKey = translated;
         this.random = random;
-        this.tr = k.getTr();
+        this.tr = k.trInPlace();
         this.initialized = true;
     }
 
@@ -225,12 +228,15 @@ public final class DilithiumSignature extends SignatureSpi {
     private void spillToMu() throws SignatureException {
         toJdk = false;
         message = newMuInput();
-        message.update(jdkMessage == null ? oneByte : jdkMessage, 0, jdkMessageLength);
+        message.update(jdkMessage == null ? EMPTY : jdkMessage, 0, jdkMessageLength);
         jdkMessageLength = 0;
     }
 
     @Override
     protected void engineUpdate(byte b) throws SignatureException {
+        if (oneByte == null) {
+            oneByte = new byte[1];
+        }
         oneByte[0] = b;
         engineUpdate(oneByte, 0, 1);
     }
@@ -338,7 +344,7 @@ public final class DilithiumSignature extends SignatureSpi {
             if (privateKey.isDestroyed()) {
                 throw new SignatureException(params + " private key was destroyed after initSign");
             }
-            jdkSigner.update(jdkMessage == null ? oneByte : jdkMessage, 0, jdkMessageLength);
+            jdkSigner.update(jdkMessage == null ? EMPTY : jdkMessage, 0, jdkMessageLength);
             jdkMessageLength = 0;
             byte[] signature = jdkSigner.sign();
             if (privateKey.isDestroyed()) {
@@ -493,7 +499,7 @@ public final class DilithiumSignature extends SignatureSpi {
         if (spec.isExternalMu()) {
             return MuInput.external();
         }
-        byte[] context = spec.getContext();
+        byte[] context = spec.getContextLength() == 0 ? EMPTY : spec.getContext();
         if (preHash != null) {
             return MuInput.preHashed(params, tr, context, preHash);
         }

@@ -74,6 +74,31 @@ class MuHasherTest {
         assertArrayEquals(shake256(concat(tr64, msg), 64), internal.restart().update(msg).finish());
     }
 
+    /**
+     * The prefix is the hasher's own: changing the caller's tr or context after construction, before
+     * or after the first restart, changes no μ; a prefix shorter than one block restarts too.
+     */
+    @Test
+    void thePrefixIsCopiedAtConstruction() {
+        for (int ctxLength : new int[] {0, 3, 200}) {
+            byte[] tr64 = bytes(64);
+            byte[] ctx = bytes(ctxLength);
+            byte[] prefix = concat(tr64, new byte[] {0, (byte) ctxLength}, ctx);
+            MuHasher hasher = MuHasher.pure(ParameterSet.ML_DSA_44, tr64, ctx);
+            tr64[0] ^= 1;
+            if (ctxLength > 0) {
+                ctx[ctxLength - 1] ^= 1;
+            }
+            for (int round = 0; round < 3; round++) {
+                byte[] msg = bytes(32 + round);
+                assertArrayEquals(shake256(concat(prefix, msg), 64), hasher.update(msg).finish(),
+                        "context of " + ctxLength + " bytes, message " + round);
+                tr64[1] ^= 1;
+                hasher.restart();
+            }
+        }
+    }
+
     @Test
     void misuseIsRejected() {
         byte[] tr64 = bytes(64);
