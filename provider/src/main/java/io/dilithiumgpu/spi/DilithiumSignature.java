@@ -88,7 +88,10 @@ public final class DilithiumSignature extends SignatureSpi {
     private boolean initialized;
     /** μ of the message begun since the last init, sign or verify; null before its first byte. */
     private MuInput message;
-    /** The μ input of the last message, restarted for the next one with the same key and parameters; or null. */
+    /**
+     * The μ input of the last message, to be restarted for the next one with the same key and
+     * parameters when it starts (not before: a {@code Signature} used once never restarts it); or null.
+     */
     private MuInput spareMessage;
     /** The JDK's signer, kept for the next message; initialized for the current key while {@link #jdkReady}. */
     private Signature jdkSigner;
@@ -304,7 +307,7 @@ public final class DilithiumSignature extends SignatureSpi {
             router.ended(Operation.SIGN, params, route, started, request == null ? 0 : Engines.readyNanos(request));
             wipe(sk);
             wipe(rnd);
-            spareMessage = message.next();
+            spareMessage = message;
             message = null;
         }
     }
@@ -404,7 +407,7 @@ public final class DilithiumSignature extends SignatureSpi {
             }
             mu = message.mu();
         } finally {
-            spareMessage = message == null ? null : message.next();
+            spareMessage = message;
             message = null;
         }
         if (signature == null) {
@@ -492,7 +495,7 @@ public final class DilithiumSignature extends SignatureSpi {
 
     private MuInput newMuInput() {
         if (spareMessage != null) {
-            MuInput next = spareMessage;
+            MuInput next = spareMessage.next();
             spareMessage = null;
             return next;
         }
