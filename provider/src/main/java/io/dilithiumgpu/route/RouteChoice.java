@@ -127,8 +127,8 @@ public final class RouteChoice {
 
     /**
      * For a signature the JDK's ML-DSA covers exactly and that runs direct: whether the JDK's engine
-     * rather than this provider's core should compute it, from their mean times over their recent
-     * signatures ({@link EngineCost}). Not from their floors: the floor is a signature whose
+     * rather than this provider's core should compute it, from their mean times over one window
+     * ({@link EngineDuel}). Not from their floors: the floor is a signature whose
      * rejection loop ended at once, which weighs the work done once per signature (where the core's key cache saves Â) over the work
      * of each attempt (where the JDK's intrinsics gain), and signatures average about four
      * attempts. A time of a platform thread sharing a core counts as its share of it

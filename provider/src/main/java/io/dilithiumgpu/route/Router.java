@@ -36,10 +36,8 @@ import javax.management.ObjectName;
  * without one; a direct engine passed over for the batch route is probed at once, one call at a
  * time, while its last call says it would win ({@link Estimate#claimProbe}), and measured again by
  * the next call when the calls in flight fall within the cores. Between the two signing engines
- * the choice follows their costs over their last hundred-odd signatures ({@link EngineCost}), and
- * the engine passed over takes one signature in {@value RouteChoice#EXPLORE} while its cost is not
- * current: until it has filled a bucket of them in the last {@value #ENGINE_REFRESH_MILLIS} ms
- * ({@link EngineCost#currentBeside}). The calls in flight are sampled every
+ * a duel a second decides, both engines measured in one window ({@link EngineDuel}); it runs again
+ * at once when the calls in flight fall within the cores. The calls in flight are sampled every
  * {@value #SAMPLE_MILLIS} ms by one caller. While direct calls fill the cores and there are more
  * callers than cores (more calls in flight, or a batched call lately waited more than an interval
  * for a core), the rule's view of the load is not trusted: the other route is tried by the calls
@@ -61,11 +59,8 @@ public final class Router implements RouterMXBean {
     /** How long a batched call's wait for a core longer than a sampling interval counts as callers hidden from the count. */
     static final long STARVED_MILLIS = 1_000;
     private static final long STARVED_NANOS = STARVED_MILLIS * 1_000_000;
-    /** How long the engine passed over goes without signatures once it has filled a bucket of them. */
-    static final long ENGINE_REFRESH_MILLIS = 1_000;
     private static final long REFRESH_NANOS = REFRESH_MILLIS * 1_000_000;
     private static final long SAMPLE_NANOS = SAMPLE_MILLIS * 1_000_000;
-    private static final long ENGINE_REFRESH_NANOS = ENGINE_REFRESH_MILLIS * 1_000_000;
     private static final System.Logger LOG = System.getLogger(Router.class.getName());
 
     private static final ReentrantLock LOCK = new ReentrantLock();
@@ -85,12 +80,8 @@ public final class Router implements RouterMXBean {
     private final Estimate[][][] estimates;
     /** [SIGN, VERIFY][set]: the batch route's round trip while it carries the calls. */
     private final LoadedRoundTrip[][] loaded;
-    /** Per set, whether the JDK's engine signs the calls it covers now (written racily; a hint). */
-    private final boolean[] jdkInUse = new boolean[ParameterSet.values().length];
-    /** [set][CORE, JDK]: each signing engine's cost over its recent signatures, for the choice between them. */
-    private final EngineCost[][] engines;
-    /** Per set, the signatures the JDK covers that were routed since start (counted racily; a hint). */
-    private final int[] engineCalls = new int[ParameterSet.values().length];
+    /** Per set: the choice between the two signing engines for the signatures the JDK covers. */
+    private final EngineDuel[] duels;
     /** [SIGN, VERIFY][set]: the other route's trial by throughput while the cores are full. */
     private final SaturationTrial[][] trials;
     /** Whether the process keeps its cores busy, and what a batched call costs the host. */
@@ -169,10 +160,9 @@ public final class Router implements RouterMXBean {
                 }
             }
         }
-        this.engines = new EngineCost[ParameterSet.values().length][2];
-        for (EngineCost[] bySet : engines) {
-            bySet[CORE] = new EngineCost();
-            bySet[JDK] = new EngineCost();
+        this.duels = new EngineDuel[ParameterSet.values().length];
+        for (int i = 0; i < duels.length; i++) {
+            duels[i] = new EngineDuel(clock.getAsLong());
         }
         this.loaded = new LoadedRoundTrip[2][ParameterSet.values().length];
         for (LoadedRoundTrip[] byOp : loaded) {
@@ -259,7 +249,7 @@ public final class Router implements RouterMXBean {
         }
         LoadedRoundTrip l = loaded(op, p);
         long batch = batchCost(e[BATCH], l, now);
-        long direct = jdkCovers && op == Operation.SIGN ? directSigning(p, e) : e[CORE].nanos();
+        long direct = jdkCovers && op == Operation.SIGN ? directSigning(p, e, now) : e[CORE].nanos();
         Route rule = RouteChoice.choose(true, direct, batch, inFlight, cores);
         Route r = RouteChoice.forBusyHost(rule, direct, host.batchNanos(), host.busy(), running, cores);
         SaturationTrial t = trial(op, p);
@@ -318,7 +308,7 @@ public final class Router implements RouterMXBean {
             if (imposed == Route.BATCH) {
                 return false;
             }
-            long direct = directSigning(p, e);
+            long direct = directSigning(p, e, now);
             long batch = batchCost(e[BATCH], loaded(Operation.SIGN, p), now);
             if (imposed == null && RouteChoice.choose(true, direct, batch, inFlight, cores) != Route.DIRECT) {
                 // route() probes the core; the JDK's engine is probed here, the only place it can be
@@ -328,34 +318,12 @@ public final class Router implements RouterMXBean {
                     directRunning.get(), cores) == Route.BATCH) {
                 return false;  // route() sends it to the batcher, for the same reason
             }
-            // The batch rule weighs the engines' estimates: both are refreshed.
-            if (e[JDK].claim(now, REFRESH_NANOS)) {
-                return true;
-            }
-            if (e[CORE].claim(now, REFRESH_NANOS)) {
-                return false;
-            }
         } else if (e[JDK].warming()) {
             return true;
         } else if (e[CORE].warming()) {
             return false;
         }
-        int set = p.ordinal();
-        boolean jdk = RouteChoice.preferJdk(engines[set][CORE].nanos(), engines[set][JDK].nanos(), jdkInUse[set]);
-        jdkInUse[set] = jdk;
-        // Now and then the engine passed over signs, so that its cost keeps up with the load, the
-        // JIT and the host: an engine judged on stale or lucky samples can cost a third (the JDK's
-        // intrinsics, or its allocations). A bucket of signatures a refresh interval is enough for
-        // that; one signature in EXPLORE throughout cost the callers a share of their time that
-        // grew with the gap between the engines.
-        EngineCost inUse = engines[set][jdk ? JDK : CORE];
-        EngineCost passedOver = engines[set][jdk ? CORE : JDK];
-        if (passedOver.currentBeside(inUse, now, ENGINE_REFRESH_NANOS)) {
-            return jdk;
-        }
-        int n = engineCalls[set] + 1;
-        engineCalls[set] = n >= RouteChoice.EXPLORE ? 0 : n;
-        return n >= RouteChoice.EXPLORE ? !jdk : jdk;
+        return duels[p.ordinal()].toJdk(now);
     }
 
     /**
@@ -438,7 +406,7 @@ public final class Router implements RouterMXBean {
         Estimate estimate = estimates(op, p)[route == Route.DIRECT ? CORE : route == Route.JDK ? JDK : BATCH];
         if (op == Operation.SIGN && route != Route.BATCH && !estimate.warming()) {
             // Warm-up signatures stay out: they ran while the engine's code was being compiled.
-            engines[p.ordinal()][route == Route.JDK ? JDK : CORE].add(took, now);
+            duels[p.ordinal()].add(route == Route.JDK, took, startedNanos, now);
         }
         estimate.add(took, now);
         if (route == Route.BATCH) {
@@ -531,8 +499,8 @@ public final class Router implements RouterMXBean {
     /**
      * The load has fallen within the cores: the direct engines' times, measured while the cores were
      * full (or while the batch route took the calls, and their code stayed cold), are measured
-     * again by the next call rather than after their refresh interval, and the signing engines'
-     * costs from scratch ({@link EngineCost#reset}).
+     * again by the next call rather than after their refresh interval, and the signing engines
+     * duel again at once ({@link EngineDuel#restart}).
      */
     private void expireDirect(long now) {
         for (Estimate[][] byOp : estimates) {
@@ -541,9 +509,8 @@ public final class Router implements RouterMXBean {
                 bySet[JDK].expire(now, REFRESH_NANOS);
             }
         }
-        for (EngineCost[] bySet : engines) {
-            bySet[CORE].reset();
-            bySet[JDK].reset();
+        for (EngineDuel d : duels) {
+            d.restart(now);
         }
     }
 
@@ -577,17 +544,18 @@ public final class Router implements RouterMXBean {
     }
 
     /**
-     * A covered signature's direct time for the rule: the faster engine's cost over its recent
-     * buckets ({@link EngineCost}), or, before either has one, the faster of the two routes'
-     * averages. Not the averages throughout: weighted to the last eight calls, they follow the
-     * rejection loop's long signatures and a collection's pause, which at a few callers took the
-     * averages of both engines above the batch route's round trip for a few calls at a time, and
-     * sent those calls to the batcher or the slower engine.
+     * A covered signature's direct time for the rule: the engine in use's mean over the last duel
+     * ({@link EngineDuel}) while that is current, else the faster of the two routes' averages.
+     * Not the averages throughout: weighted to the last eight calls, they follow the rejection
+     * loop's long signatures and a collection's pause, which at a few callers took the averages of
+     * both engines above the batch route's round trip for a few calls at a time, and sent those
+     * calls to the batcher or the slower engine. Not a duel's means once the signatures batch:
+     * no duel runs then, and the averages' refreshes and probes see the direct route come back.
      */
-    private long directSigning(ParameterSet p, Estimate[] e) {
-        EngineCost[] bySet = engines[p.ordinal()];
-        long cost = fastest(bySet[CORE].nanos(), bySet[JDK].nanos());
-        return cost != RouteChoice.UNKNOWN ? cost : fastest(e[CORE].nanos(), e[JDK].nanos());
+    private long directSigning(ParameterSet p, Estimate[] e, long now) {
+        EngineDuel d = duels[p.ordinal()];
+        long cost = d.jdkInUse() ? d.jdkNanos() : d.coreNanos();
+        return cost != RouteChoice.UNKNOWN && d.current(now) ? cost : fastest(e[CORE].nanos(), e[JDK].nanos());
     }
 
     private static long fastest(long a, long b) {
@@ -700,7 +668,7 @@ public final class Router implements RouterMXBean {
         Map<String, Long> out = new TreeMap<>();
         for (ParameterSet p : ParameterSet.values()) {
             for (int k : new int[] {CORE, JDK}) {
-                long n = engines[p.ordinal()][k].nanos();
+                long n = k == CORE ? duels[p.ordinal()].coreNanos() : duels[p.ordinal()].jdkNanos();
                 if (n != RouteChoice.UNKNOWN) {
                     out.put(p + " " + (k == CORE ? "core" : "jdk"), n);
                 }

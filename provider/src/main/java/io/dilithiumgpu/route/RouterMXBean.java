@@ -62,8 +62,8 @@ public interface RouterMXBean {
     Map<String, Long> getEstimateNanos();
 
     /**
-     * Each signing engine's cost per signature over its recent signatures (the median of the means
-     * of its last buckets of 32; {@code EngineCost}), in nanoseconds, by
+     * Each signing engine's mean time per signature over the last duel between them (both measured
+     * in one window; {@code EngineDuel}), in nanoseconds, by
      * set and engine (for example {@code "ML-DSA-44 core"} and {@code "ML-DSA-44 jdk"}): what the
      * choice between this provider's core and the JDK's ML-DSA weighs. Only the measured ones appear.
      */

@@ -243,8 +243,9 @@ class RouterScenarioTest {
             noisyLevel(r, rnd, 64, 2_000 * MILLIS);
             for (int callers : new int[] {1, 4, 16, 1, 4, 16}) {
                 Shares s = noisyLevel(r, rnd, callers, 1_000 * MILLIS);
-                // two buckets a second at most, the 16 measured again as the load falls, the 50 ms refreshes
-                assertTrue(s.core <= 2 * EngineCost.BUCKET + EngineCost.MIN_SAMPLES + 1_000 / Router.REFRESH_MILLIS + 1,
+                // the share of two duels at most: a second's, and one as the load falls within the cores
+                assertTrue(s.core <= 2 * (EngineDuel.SAMPLES
+                                + s.calls() * EngineDuel.WINDOW_MILLIS / 1_000 / RouteChoice.EXPLORE),
                         "seed " + seed + ", " + s);
                 assertTrue(s.batched <= 1_000 / Router.REFRESH_MILLIS + 1, "only the refreshes: seed " + seed + ", " + s);
             }

@@ -479,15 +479,16 @@ class RouterTest {
 
     /**
      * Asserts that the engine passed over took {@code explored} of the signatures of the last
-     * {@code nanos}: a bucket of them, at one in {@link RouteChoice#EXPLORE}, each time its last
-     * bucket had grown older than the refresh interval; {@code slowestNanos} is the longer
-     * signature of the two engines.
+     * {@code nanos}: one in {@link RouteChoice#EXPLORE} through a duel a refresh interval, each duel
+     * at least {@link EngineDuel#SAMPLES} of them over {@link EngineDuel#WINDOW_MILLIS} ms or more;
+     * {@code slowestNanos} is the longer signature of the two engines.
      */
-    private static void assertABucketPerRefresh(int explored, long nanos, long slowestNanos) {
-        long refresh = Router.ENGINE_REFRESH_MILLIS * 1_000_000;
-        long cycle = refresh + (long) EngineCost.BUCKET * RouteChoice.EXPLORE * slowestNanos;
-        long fewest = (nanos / cycle - 1) * EngineCost.BUCKET;
-        long most = (nanos / refresh + 1) * EngineCost.BUCKET;
+    private static void assertADuelPerInterval(int explored, long nanos, long slowestNanos) {
+        long interval = EngineDuel.INTERVAL_MILLIS * 1_000_000;
+        long duel = Math.max(EngineDuel.WINDOW_MILLIS * 1_000_000,
+                (long) EngineDuel.SAMPLES * RouteChoice.EXPLORE * slowestNanos);
+        long fewest = (nanos / (interval + duel) - 1) * EngineDuel.SAMPLES;
+        long most = (nanos / interval + 1) * EngineDuel.SAMPLES;
         assertTrue(explored >= fewest && explored <= most, explored + " signatures to the engine passed over in "
                 + nanos / 1_000_000 + " ms, not " + fewest + " to " + most);
     }
@@ -500,18 +501,18 @@ class RouterTest {
         long from = now;
         int toJdk = sign(r, 25_000, 400 * MICROS, 200 * MICROS, 700 * MICROS);
         // the core's mean is the smaller, though the JDK's floor is lower: the JDK takes only the explorations
-        assertABucketPerRefresh(toJdk, now - from, 700 * MICROS);
+        assertADuelPerInterval(toJdk, now - from, 700 * MICROS);
     }
 
     @Test
-    void theFasterEngineTakesTheSignaturesAndTheOtherABucketPerRefreshInterval() {
+    void theFasterEngineTakesTheSignaturesAndTheOtherADuelsShareEveryInterval() {
         Router r = router(false);
         warmUpBoth(r, 320 * MICROS, 210 * MICROS);
         sign(r, 1_000, 320 * MICROS, 210 * MICROS);
         long from = now;
         int calls = 50_000;
         int toJdk = sign(r, calls, 320 * MICROS, 210 * MICROS);
-        assertABucketPerRefresh(calls - toJdk, now - from, 320 * MICROS);
+        assertADuelPerInterval(calls - toJdk, now - from, 320 * MICROS);
         assertTrue(calls - toJdk < calls / (4 * RouteChoice.EXPLORE),
                 (calls - toJdk) + " to the core: far fewer than one in " + RouteChoice.EXPLORE);
         assertEquals(Map.of("ML-DSA-44 core", 320 * MICROS, "ML-DSA-44 jdk", 210 * MICROS), r.getEngineCostNanos());
@@ -544,42 +545,31 @@ class RouterTest {
     }
 
     @Test
-    void aCollectionPausingManySignaturesAtOnceDoesNotHandTheCallsToTheSlowerEngine() {
-        // Every 500 of the JDK's signatures, a collection holds 16 of them (the callers in flight) for 10 ms.
-        long[] jdk = new long[500];
-        java.util.Arrays.fill(jdk, 250 * MICROS);
-        java.util.Arrays.fill(jdk, 100, 116, 10_250 * MICROS);
-        int toJdk = toJdkWithPauses(jdk, 25);
-        assertTrue(toJdk >= 25 * (160 - 2 * 160 / RouteChoice.EXPLORE), toJdk + " of 4000 to the JDK");
-    }
-
-    @Test
     void anEngineMeasuredColdCatchesUpWithinARefreshIntervalOnceItsCodeIsCompiled() {
         Router r = router(false);
         // the JDK's first signatures after its warm-up still run interpreted, at 10 times their cost
         warmUpBoth(r, 320 * MICROS, 2_100 * MICROS);
         sign(r, 64, 320 * MICROS, 2_100 * MICROS);
-        long refreshAndABucket = Router.ENGINE_REFRESH_MILLIS * 1_000_000
-                + EngineCost.BUCKET * RouteChoice.EXPLORE * 320 * MICROS;
+        long refreshAndABucket = EngineDuel.INTERVAL_MILLIS * 1_000_000
+                + EngineDuel.SAMPLES * RouteChoice.EXPLORE * 320 * MICROS;
         sign(r, (int) (refreshAndABucket / (210 * MICROS)), 320 * MICROS, 210 * MICROS);
         assertEquals(160, sign(r, 160, 320 * MICROS, 210 * MICROS),
-                "the JDK's cold buckets dropped once its fast ones came");
+                "the next duel measured the JDK's compiled signatures");
     }
 
     @Test
-    void anEngineInUseThatWasColdHasTheOtherMeasuredAgain() {
+    void anEngineInUseThatWasColdLosesTheNextDuelOnceBothAreCompiled() {
         Router r = router(false);
         // both engines measured while the JIT compiled them, the core the faster
         warmUpBoth(r, 1_500 * MICROS, 2_100 * MICROS);
         sign(r, 1_000, 1_500 * MICROS, 2_100 * MICROS);
         assertTrue(r.getEngineCostNanos().get("ML-DSA-44 jdk") > 2_000 * MICROS, r.getEngineCostNanos().toString());
-        // both compiled: the core, in use, sheds its cold buckets, and the JDK's, as old, are measured again
-        // (the JDK's bucket left filling from before is one of cold and compiled signatures, and not
-        // taken for current: two buckets, at one signature in EXPLORE)
-        int calls = 2 * EngineCost.BUCKET * RouteChoice.EXPLORE + 250;
-        int toCore = calls - sign(r, calls, 320 * MICROS, 210 * MICROS);
-        assertTrue(toCore < calls - 200, toCore + " of " + calls + " to the core");
-        assertTrue(sign(r, 160, 320 * MICROS, 210 * MICROS) >= 160 - 160 / RouteChoice.EXPLORE);
+        // both compiled: the next duel measures both in one window, and the JDK's engine wins it
+        long intervalAndADuel = EngineDuel.INTERVAL_MILLIS * 1_000_000
+                + (long) EngineDuel.SAMPLES * RouteChoice.EXPLORE * 320 * MICROS;
+        sign(r, (int) (intervalAndADuel / (210 * MICROS)), 320 * MICROS, 210 * MICROS);
+        assertEquals(160, sign(r, 160, 320 * MICROS, 210 * MICROS));
+        assertEquals(Map.of("ML-DSA-44 core", 320 * MICROS, "ML-DSA-44 jdk", 210 * MICROS), r.getEngineCostNanos());
     }
 
     @Test
@@ -588,9 +578,9 @@ class RouterTest {
         warmUpBoth(r, 400 * MICROS, 500 * MICROS);
         sign(r, 1_000, 400 * MICROS, 500 * MICROS);
         long from = now;
-        assertABucketPerRefresh(sign(r, 25_000, 400 * MICROS, 500 * MICROS), now - from, 500 * MICROS);
+        assertADuelPerInterval(sign(r, 25_000, 400 * MICROS, 500 * MICROS), now - from, 500 * MICROS);
         from = now;
-        assertABucketPerRefresh(sign(r, 25_000, 400 * MICROS, 385 * MICROS), now - from, 400 * MICROS);
+        assertADuelPerInterval(sign(r, 25_000, 400 * MICROS, 385 * MICROS), now - from, 400 * MICROS);
         assertEquals(385 * MICROS, r.getEngineCostNanos().get("ML-DSA-44 jdk"),
                 "385 us is not 5 % below the core's 400");
         sign(r, 25_000, 400 * MICROS, 370 * MICROS);
