@@ -92,12 +92,12 @@ public final class Router implements RouterMXBean {
     /** 0: not known yet; 1: the batcher runs on a GPU; 2: on the CPU. */
     private volatile int batchOnGpu;
     private final AtomicInteger directRunning = new AtomicInteger();
-    private final LongAdder directCount = new LongAdder();
-    private final LongAdder batchCount = new LongAdder();
-    private final LongAdder jdkCount = new LongAdder();
-    private final LongAdder endedCount = new LongAdder();
+    private final CallCounter directCount;
+    private final CallCounter batchCount;
+    private final CallCounter jdkCount;
+    private final CallCounter endedCount;
     /** Threads that ran a direct call since the sampling interval began (each counted once, see {@link #countCaller}). */
-    private final LongAdder callersNow = new LongAdder();
+    private final CallCounter callersNow;
     /** The sampling interval a thread last counted itself in, per thread (per caller, in a test). */
     private final Supplier<int[]> lastInterval;
     /** The sampling interval, advanced at each sample. */
@@ -152,6 +152,11 @@ public final class Router implements RouterMXBean {
         this.batchOnGpuProbe = batchOnGpu;
         this.clock = clock;
         this.cores = cores;
+        this.directCount = new CallCounter(cores);
+        this.batchCount = new CallCounter(cores);
+        this.jdkCount = new CallCounter(cores);
+        this.endedCount = new CallCounter(cores);
+        this.callersNow = new CallCounter(cores);
         this.estimates = new Estimate[2][ParameterSet.values().length][3];
         for (Estimate[][] byOp : estimates) {
             for (Estimate[] bySet : byOp) {

@@ -1,6 +1,5 @@
 package io.dilithiumgpu.route;
 
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * For one operation and set, a test of the other route by the calls it completes, run when the cores
@@ -60,7 +59,7 @@ final class SaturationTrial {
 
     private enum State { FOLLOWING, TRIAL, HOLDING }
 
-    private final LongAdder ended = new LongAdder();
+    private final CallCounter ended = new CallCounter(Runtime.getRuntime().availableProcessors());
     /** The route every call takes now, or null: the rule decides. */
     private volatile Route imposed;
     /** Whether the rule itself, asked last, sent the calls to the batcher. */
