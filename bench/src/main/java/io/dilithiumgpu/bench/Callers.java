@@ -1,17 +1,16 @@
 package io.dilithiumgpu.bench;
 
-import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -39,10 +38,14 @@ final class Callers {
     static final int MAX_OPEN_LOOP_CALLS = 50_000_000;
     /** Latencies are recorded to three significant digits (HdrHistogram): 0.1 % resolution at any size. */
     static final int LATENCY_DIGITS = 3;
-    /** Threads that issue an open loop's calls: half the cores, at least 1, at most 8. */
+    /** The most threads that issue an open loop's calls: half the cores, at least 1, at most 8. */
     static final int ISSUERS = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors() / 2));
+    /** The calls a second one issuing thread is dealt ({@link #issuers}). */
+    static final double CALLS_PER_ISSUER = 200_000;
 
     private static final Method VIRTUAL_EXECUTOR = findVirtualExecutor();
+    /** {@code Thread.ofVirtual().factory()}, or null before JDK 21. */
+    private static final ThreadFactory VIRTUAL_THREADS = findVirtualThreads();
 
     private Callers() {}
 
@@ -101,6 +104,20 @@ final class Callers {
             t.setDaemon(true);
             return t;
         });
+    }
+
+    /**
+     * Runs each task on a new thread of its own, as {@link #newExecutor()} does, but where virtual
+     * threads exist without an executor's set of its threads: every thread started adds itself to such
+     * a set and removes itself as it ends, shared memory that every call of an open loop would touch.
+     * Before JDK 21 (or with {@value #THREADS_PROPERTY}{@code =platform}) it is {@link #newExecutor()}'s
+     * pool, to be shut down after use.
+     */
+    static Executor newThreadPerCall() {
+        if (VIRTUAL_THREADS != null && !platformAsked()) {
+            return task -> VIRTUAL_THREADS.newThread(task).start();
+        }
+        return newExecutor();
     }
 
     /**
@@ -193,24 +210,39 @@ final class Callers {
         }
     }
 
-    /** {@link #openLoop(double, LeadIn, long, CallFactory, int, OpenLoopTimeline.RouteCounts)} by {@link #ISSUERS} threads, no router. */
+    /** {@link #openLoop(double, LeadIn, long, CallFactory, int, OpenLoopTimeline.RouteCounts)} by {@link #issuers} threads, no router. */
     static OpenLoopResult openLoop(double ratePerSecond, LeadIn lead, long durationNanos,
                                    CallFactory<? extends Call> factory) throws Exception {
-        return openLoop(ratePerSecond, lead, durationNanos, factory, ISSUERS, null);
+        return openLoop(ratePerSecond, lead, durationNanos, factory, issuers(ratePerSecond), null);
+    }
+
+    /**
+     * The threads that issue an open loop at {@code ratePerSecond}: one per {@link #CALLS_PER_ISSUER}
+     * calls a second, at most {@link #ISSUERS}. Each issuer wakes for its own calls and issues all those
+     * due; a wake-up costs the host more CPU than issuing a call, and issuers spread thinner than the
+     * rate needs each wake for fewer calls, down to one wake-up per call.
+     */
+    static int issuers(double ratePerSecond) {
+        return (int) Math.max(1, Math.min(ISSUERS, Math.ceil(ratePerSecond / CALLS_PER_ISSUER)));
     }
 
     /**
      * Issues calls at {@code ratePerSecond}, first unmeasured for a lead-in, then measured for
-     * {@code durationNanos}, each on a thread of its own and with a caller object taken from a pool
-     * (made by {@code factory} when none is idle). The lead-in runs the same schedule, so that the
-     * measured calls meet a system already at that load, with the JIT done compiling: the
-     * thread-per-call path runs in no closed loop, and HotSpot compiles a method when its calls reach
-     * a count, so at a low rate well after an open loop began. The lead-in lasts at least
-     * {@code lead.minNanos()}, then until the compiler threads are quiet over the last windows
+     * {@code durationNanos}, each on a new thread of its own ({@link #newThreadPerCall}) and with a caller
+     * object taken from a pool (made by {@code factory} when none is idle). The lead-in runs the same
+     * schedule, so that the measured calls meet a system already at that load, with the JIT done
+     * compiling: the thread-per-call path runs in no closed loop, and HotSpot compiles a method when
+     * its calls reach a count, so at a low rate well after an open loop began. The lead-in lasts at
+     * least {@code lead.minNanos()}, then until the compiler threads are quiet over the last windows
      * ({@link OpenLoopTimeline}), at most {@code lead.maxNanos()}. The schedule is dealt to
-     * {@code issuers} platform threads, call i to issuer i mod their number: one thread starting every
-     * call fell behind its schedule at a million calls per second, and its lag counted as the calls'
-     * latency.
+     * {@code issuers} platform threads, call i to issuer i mod their number ({@link #issuers}): one
+     * thread starting every call fell behind its schedule at a million calls per second, and its lag
+     * counted as the calls' latency. Each issuer issues every call due when it wakes.
+     *
+     * <p>The harness's own work per call is CPU taken from the provider under test, so a call touches
+     * no counter that other calls share: it records its times in its {@link OpenLoopStripe}, call i in
+     * stripe i mod their number, merged at the end. When a call fails, no further call is issued, and
+     * the failure is thrown once the calls already issued have ended.
      *
      * @param routes the router whose share of batched calls each window shows, or null
      * @throws Exception the first exception any call threw
@@ -229,25 +261,23 @@ final class Callers {
                     + lead.minNanos() + " ns or more: rate or durations out of range");
         }
         int maxCalls = (int) Math.ceil((maxLeadIn + room) / interval);
-        ConcurrentHistogram latency = new ConcurrentHistogram(LATENCY_DIGITS);
-        // Every call is recorded by the same code, the lead-in's in a histogram of their own: a branch
-        // first taken where the measured part starts is compiled as a trap, and the calls' compiled
-        // code would go back to the interpreter and the JIT there, in the first measured window.
-        Histogram[] byPart = {new ConcurrentHistogram(LATENCY_DIGITS), latency};
-        ConcurrentLinkedQueue<Call> idle = new ConcurrentLinkedQueue<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Semaphore ended = new Semaphore(0);
-        LongAdder issued = new LongAdder();
         int threads = Math.max(1, issuers);
-        ExecutorService executor = newExecutor();
+        long[] issued = new long[threads];
+        Executor starter = newThreadPerCall();
         List<Thread> issuing = new ArrayList<>();
         long origin = System.nanoTime();
         OpenLoopTimeline timeline = new OpenLoopTimeline(origin, interval, maxCalls, lead.minNanos(), maxLeadIn,
                 routes);
+        OpenLoopStripe[] stripes = new OpenLoopStripe[OpenLoopStripe.count(Runtime.getRuntime().availableProcessors())];
+        for (int s = 0; s < stripes.length; s++) {
+            stripes[s] = new OpenLoopStripe(timeline.newTally());
+        }
         try {
             for (int k = 0; k < threads; k++) {
                 int first = k;
                 Thread issuer = new Thread(() -> {
+                    long n = 0;
                     for (int i = first; i < maxCalls && failure.get() == null; i += threads) {
                         final int call = i;
                         final long offset = (long) (i * interval);
@@ -260,49 +290,44 @@ final class Callers {
                             LockSupport.parkNanos(due - now);
                         }
                         final long late = now - due;
-                        issued.increment();
+                        OpenLoopStripe stripe = stripes[call & (stripes.length - 1)];
+                        n++;
                         try {
-                            executor.execute(() -> {
-                                try {
-                                    long started = System.nanoTime() - due;
-                                    Call caller = idle.poll();
-                                    if (caller == null) {
-                                        caller = factory.create();
-                                    }
-                                    caller.call();
-                                    long took = System.nanoTime() - due;
-                                    byPart[measuredPart(offset, timeline.measuredStart())].recordValue(took);
-                                    timeline.record(call, late, started, took);
-                                    idle.offer(caller);
-                                } catch (Throwable t) {
-                                    failure.compareAndSet(null, t);
-                                } finally {
-                                    ended.release();
-                                }
-                            });
+                            starter.execute(() -> stripe.run(factory, call, offset, due, late, timeline, failure));
                         } catch (Throwable t) {
                             failure.compareAndSet(null, t);
-                            ended.release();
+                            stripe.ended();
                         }
                     }
+                    issued[first] = n;
                 }, "bench-issuer-" + k);
                 issuer.setDaemon(true);
                 issuing.add(issuer);
                 issuer.start();
             }
-            for (Thread issuer : issuing) {
-                issuer.join();
+            long all = 0;
+            for (int k = 0; k < threads; k++) {
+                issuing.get(k).join();
+                all += issued[k];
             }
-            rethrow(failure.get());
-            if (!ended.tryAcquire((int) issued.sum(), DRAIN_SECONDS, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("calls still busy " + DRAIN_SECONDS + " s after the last arrival");
+            if (!OpenLoopStripe.awaitEnded(stripes, all, TimeUnit.SECONDS.toNanos(DRAIN_SECONDS))) {
+                IllegalStateException busy = new IllegalStateException("calls still busy " + DRAIN_SECONDS
+                        + " s after the last arrival");
+                Throwable first = failure.get();
+                if (first != null) {
+                    first.addSuppressed(busy);
+                    rethrow(first);
+                }
+                throw busy;
             }
         } finally {
-            executor.shutdownNow();
+            if (starter instanceof ExecutorService pool) {
+                pool.shutdownNow();
+            }
             timeline.stop();
         }
         rethrow(failure.get());
-        return new OpenLoopResult(latency, timeline.windows());
+        return new OpenLoopResult(OpenLoopStripe.measured(stripes), timeline.windows());
     }
 
     /**
@@ -345,6 +370,15 @@ final class Callers {
             throw e;
         }
         throw new IllegalStateException(t);
+    }
+
+    private static ThreadFactory findVirtualThreads() {
+        try {
+            Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+            return (ThreadFactory) Class.forName("java.lang.Thread$Builder").getMethod("factory").invoke(builder);
+        } catch (ReflectiveOperationException e) {
+            return null;
+        }
     }
 
     private static Method findVirtualExecutor() {

@@ -147,12 +147,12 @@ final class InProcessJcaCells implements JcaCells {
                 JcaLoad.Signer s = load.signers(style).create();
                 made.add(s);
                 return s;
-            }, Callers.ISSUERS, routes);
+            }, Callers.issuers(rate), routes);
             synchronized (made) {
                 load.checkSigners(made, CHECKED_SIGNERS);
             }
         } else {
-            run = Callers.openLoop(rate, lead, measure, load.verifiers(style), Callers.ISSUERS, routes);
+            run = Callers.openLoop(rate, lead, measure, load.verifiers(style), Callers.issuers(rate), routes);
         }
         Histogram latency = run.latency();
         long allocatedAfter = Allocated.now();

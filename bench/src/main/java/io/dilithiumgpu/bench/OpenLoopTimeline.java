@@ -11,8 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -95,11 +94,8 @@ final class OpenLoopTimeline {
      * has decided it. Written by the sampler only.
      */
     private volatile int measuredWindow = -1;
-    private final LongAdder[] calls;
-    private final LongAdder[] latencySum;
-    private final AtomicLongArray maxLatency;
-    private final AtomicLongArray issuedLate;
-    private final AtomicLongArray startedLate;
+    /** The calls' times, in the tallies handed out ({@link #newTally()}). */
+    private final List<Tally> tallies = new CopyOnWriteArrayList<>();
     private final double[] thisProcess;
     private final double[] otherCores;
     private final double[] stealCores;
@@ -139,15 +135,6 @@ final class OpenLoopTimeline {
         if (minLeadIn == 0) {
             measuredWindow = 0;
         }
-        calls = new LongAdder[windows];
-        latencySum = new LongAdder[windows];
-        for (int w = 0; w < windows; w++) {
-            calls[w] = new LongAdder();
-            latencySum[w] = new LongAdder();
-        }
-        maxLatency = new AtomicLongArray(windows);
-        issuedLate = new AtomicLongArray(windows);
-        startedLate = new AtomicLongArray(windows);
         thisProcess = new double[windows];
         otherCores = new double[windows];
         stealCores = new double[windows];
@@ -172,27 +159,45 @@ final class OpenLoopTimeline {
     }
 
     /**
-     * A call's times, each from its scheduled arrival: when it was issued, when its thread started
-     * and when it returned.
+     * A new tally of calls' times for this timeline's windows. Calls that record at once into
+     * different tallies share no memory: an open loop gives each share of its calls a tally of its own.
      */
-    void record(int call, long issued, long started, long latency) {
-        int w = Math.min(windows - 1, window(call));
-        calls[w].increment();
-        latencySum[w].add(latency);
-        raise(maxLatency, w, latency);
-        raise(issuedLate, w, issued);
-        raise(startedLate, w, started);
+    Tally newTally() {
+        Tally t = new Tally();
+        tallies.add(t);
+        return t;
+    }
+
+    /**
+     * Calls' times by window of scheduled arrival, plain counters: {@link #record} is not
+     * thread-safe, its user guards it, and every record must happen before {@link #windows()}.
+     */
+    final class Tally {
+        private final long[] calls = new long[windows];
+        private final long[] latencySum = new long[windows];
+        private final long[] maxLatency = new long[windows];
+        private final long[] issuedLate = new long[windows];
+        private final long[] startedLate = new long[windows];
+
+        private Tally() {}
+
+        /**
+         * A call's times, each from its scheduled arrival: when it was issued, when its thread started
+         * and when it returned.
+         */
+        void record(int call, long issued, long started, long latency) {
+            int w = Math.min(windows - 1, window(call));
+            calls[w]++;
+            latencySum[w] += latency;
+            maxLatency[w] = Math.max(maxLatency[w], latency);
+            issuedLate[w] = Math.max(issuedLate[w], issued);
+            startedLate[w] = Math.max(startedLate[w], started);
+        }
     }
 
     /** The window of a call's scheduled arrival, counted from call 0's, every {@link #WINDOW_NANOS}. */
     private int window(int call) {
         return (int) ((long) (call * interval) / WINDOW_NANOS);
-    }
-
-    private static void raise(AtomicLongArray a, int i, long v) {
-        for (long old = a.get(i); v > old && !a.compareAndSet(i, old, v); old = a.get(i)) {
-            // another call raised it meanwhile: compare again
-        }
     }
 
     /** Stops the sampler and waits for it to end; again, does nothing. */
@@ -210,16 +215,30 @@ final class OpenLoopTimeline {
         if (sampler.isAlive()) {
             throw new IllegalStateException("the sampler still runs: stop() first");
         }
+        long[] calls = new long[windows];
+        long[] latencySum = new long[windows];
+        long[] maxLatency = new long[windows];
+        long[] issuedLate = new long[windows];
+        long[] startedLate = new long[windows];
+        for (Tally t : tallies) {
+            for (int w = 0; w < windows; w++) {
+                calls[w] += t.calls[w];
+                latencySum[w] += t.latencySum[w];
+                maxLatency[w] = Math.max(maxLatency[w], t.maxLatency[w]);
+                issuedLate[w] = Math.max(issuedLate[w], t.issuedLate[w]);
+                startedLate[w] = Math.max(startedLate[w], t.startedLate[w]);
+            }
+        }
         int last = windows - 1;
-        while (last > 0 && calls[last].sum() == 0) {
+        while (last > 0 && calls[last] == 0) {
             last--;
         }
         int first = measuredWindow < 0 ? last + 1 : measuredWindow;
         List<Window> out = new ArrayList<>();
         for (int w = 0; w <= last; w++) {
-            long n = calls[w].sum();
-            out.add(new Window((w - first) * WINDOW_NANOS / 1e6, n, n == 0 ? 0 : latencySum[w].sum() / 1e6 / n,
-                    maxLatency.get(w) / 1e6, issuedLate.get(w) / 1e6, startedLate.get(w) / 1e6, thisProcess[w],
+            long n = calls[w];
+            out.add(new Window((w - first) * WINDOW_NANOS / 1e6, n, n == 0 ? 0 : latencySum[w] / 1e6 / n,
+                    maxLatency[w] / 1e6, issuedLate[w] / 1e6, startedLate[w] / 1e6, thisProcess[w],
                     otherCores[w], stealCores[w], jitMillis[w], gcPauses[w], gcMillis[w], batched[w]));
         }
         return out;

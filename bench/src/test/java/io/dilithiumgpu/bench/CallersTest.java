@@ -106,6 +106,60 @@ class CallersTest {
     }
 
     @Test
+    void openLoopRecordsEveryCallOnceWhenManyAreInFlightAcrossIssuersAndStripes() throws Exception {
+        AtomicInteger total = new AtomicInteger();
+        AtomicInteger made = new AtomicInteger();
+        // 4,000 calls a second, each 3 ms long: about a dozen in flight, more calls than stripes.
+        Callers.OpenLoopResult r = Callers.openLoop(4000, Callers.LeadIn.fixed(60 * MS), 100 * MS, () -> {
+            made.incrementAndGet();
+            Counting c = new Counting(total);
+            return () -> {
+                c.call();
+                Thread.sleep(3);
+            };
+        }, 3, null);
+        List<OpenLoopTimeline.Window> windows = r.timeline();
+        long measured = windows.stream().filter(w -> w.startMillis() >= 0).mapToLong(OpenLoopTimeline.Window::calls).sum();
+        assertEquals(400, measured, "100 ms at 4,000/s: " + windows);
+        assertEquals(measured, r.latency().getTotalCount(), "the stripes' measured histograms merged");
+        assertEquals(total.get(), r.calls(), "every call in exactly one window");
+        for (OpenLoopTimeline.Window w : windows) {
+            assertEquals(200, w.calls(), w.toString());
+        }
+        assertTrue(r.latency().getMinValue() >= 3 * MS, "from arrival to return: " + r.latency().getMinValue());
+        assertTrue(made.get() < total.get() / 2, made + " caller objects for " + total + " calls: idle ones are reused");
+    }
+
+    @Test
+    void openLoopThrowsAFailureOnlyOnceTheCallsAlreadyIssuedHaveEnded() {
+        AtomicInteger started = new AtomicInteger();
+        AtomicInteger ended = new AtomicInteger();
+        WrongResultException e = assertThrows(WrongResultException.class, () -> Callers.openLoop(2000,
+                Callers.LeadIn.fixed(0), 50 * MS, () -> () -> {
+                    int n = started.incrementAndGet();
+                    try {
+                        if (n == 5) {
+                            throw new WrongResultException("call 5 failed");
+                        }
+                        Thread.sleep(40);
+                    } finally {
+                        ended.incrementAndGet();
+                    }
+                }, 2, null));
+        assertEquals("call 5 failed", e.getMessage());
+        assertEquals(started.get(), ended.get(), "no call still running when the failure is thrown");
+        assertTrue(started.get() < 100, started + " calls started: issuing stops at the failure");
+    }
+
+    @Test
+    void issuersFollowTheRateUpToTheirMost() {
+        assertEquals(1, Callers.issuers(1));
+        assertEquals(1, Callers.issuers(Callers.CALLS_PER_ISSUER));
+        assertEquals(Math.min(2, Callers.ISSUERS), Callers.issuers(Callers.CALLS_PER_ISSUER + 1));
+        assertEquals(Callers.ISSUERS, Callers.issuers(1e9));
+    }
+
+    @Test
     void aCallIsMeasuredFromTheMeasuredPartsStartOn() {
         assertEquals(0, Callers.measuredPart(0, 1));
         assertEquals(1, Callers.measuredPart(1, 1));

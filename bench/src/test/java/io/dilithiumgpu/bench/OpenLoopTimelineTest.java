@@ -1,12 +1,14 @@
 package io.dilithiumgpu.bench;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class OpenLoopTimelineTest {
     private static OpenLoopTimeline.Window window(double start, double max, double other, long gcMillis) {
@@ -58,6 +60,31 @@ class OpenLoopTimelineTest {
         assertEquals(-1, OpenLoopTimeline.startWindow(4, 5, 10 * ms, 400 * ms, new double[40]),
                 "a JIT idle from the start still has its two spans to show it");
         assertEquals(10, OpenLoopTimeline.startWindow(8, 9, 10 * ms, 400 * ms, jit), "400 ms reached, quiet or not");
+    }
+
+    @Test
+    @Timeout(30)
+    void eachWindowAddsTheTalliesCallsAndTakesTheirLatestTimes() throws Exception {
+        // 1,000 calls a second: calls 0 to 49 arrive in window 0, 50 to 99 in window 1.
+        OpenLoopTimeline timeline = new OpenLoopTimeline(System.nanoTime(), 1e6, 100, 0, 0, null);
+        OpenLoopTimeline.Tally a = timeline.newTally();
+        OpenLoopTimeline.Tally b = timeline.newTally();
+        a.record(0, 1_000_000, 2_000_000, 4_000_000);
+        a.record(10, 3_000_000, 3_000_000, 6_000_000);
+        b.record(49, 2_000_000, 5_000_000, 8_000_000);
+        b.record(50, 0, 0, 1_000_000);
+        timeline.stop();
+        List<OpenLoopTimeline.Window> windows = timeline.windows();
+        assertEquals(2, windows.size(), windows.toString());
+        OpenLoopTimeline.Window first = windows.get(0);
+        assertEquals(3, first.calls());
+        assertEquals(6.0, first.meanMillis(), 1e-9);
+        assertEquals(8.0, first.maxMillis(), 1e-9);
+        assertEquals(3.0, first.issuedLate(), 1e-9);
+        assertEquals(5.0, first.startedLate(), 1e-9);
+        assertEquals(1, windows.get(1).calls());
+        assertEquals(1.0, windows.get(1).maxMillis(), 1e-9);
+        assertTrue(windows.get(0).startMillis() == 0 && windows.get(1).startMillis() == 50, windows.toString());
     }
 
     @Test
