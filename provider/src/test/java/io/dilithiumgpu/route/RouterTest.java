@@ -179,6 +179,30 @@ class RouterTest {
         assertEquals(Route.BATCH, r.route(Operation.VERIFY, P), "the floor, not the average, is the GPU's round trip");
     }
 
+    /**
+     * Beyond the cores a covered signature's direct time is the routes' averages, measured at that
+     * load, not the last duel's mean (a signature's work on its own): the JDK's engine, 400 µs in
+     * its duel, now takes 5 ms a signature and the core 700 µs, with 24 calls in flight on 16
+     * cores; the batcher's round trip, 700 µs at its floor, wins (the duel's 400 µs × 24 / 16 would
+     * not).
+     */
+    @Test
+    void beyondTheCoresACoveredSignaturesDirectTimeIsTheAverageMeasuredAtThatLoad() {
+        Router r = router(true);
+        for (int i = 0; i < Estimate.WARM_SAMPLES; i++) {
+            call(r, Operation.SIGN, Route.BATCH, 1_000 * MICROS);
+        }
+        sign(r, 2_000, 700 * MICROS, 400 * MICROS);
+        assertEquals(400 * MICROS, r.getEngineCostNanos().get("ML-DSA-44 jdk"));
+        for (int i = 0; i < 8; i++) {
+            call(r, Operation.SIGN, Route.JDK, 5_000 * MICROS);
+        }
+        holdInFlight(r, 24);
+        assertFalse(r.toJdk(P), "400 us a signature beside 24 calls in flight would have sent it to the JDK");
+        Route first = r.route(Operation.SIGN, P, true);
+        assertEquals(Route.BATCH, r.route(Operation.SIGN, P, true), "after the core's refresh, if due: " + first);
+    }
+
     /** Starts {@code n} batched calls that stay in flight, and samples the calls in flight. */
     private void holdInFlight(Router r, int n) {
         for (int i = 0; i < n; i++) {
