@@ -75,7 +75,7 @@ final class JcaLoad {
     /**
      * Every caller's time inside its calls ({@code update} and {@code sign} or {@code verify}), and
      * its calls: each caller keeps its own, so that the harness adds no counter every caller
-     * touches (two shared {@code LongAdder}s cost 4.8 % of the callers' CPU at 4,096 callers).
+     * touches (shared {@code LongAdder}s showed in profiles of thousands of callers).
      */
     private final Queue<CallTime> callTimes = new ConcurrentLinkedQueue<>();
 

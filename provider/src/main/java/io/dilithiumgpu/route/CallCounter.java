@@ -11,10 +11,11 @@ import java.lang.invoke.VarHandle;
  * <p>Why not {@link java.util.concurrent.atomic.LongAdder}: it keeps at most a cell per core and
  * picks one by a probe of the adding thread, moved on a collision. With virtual-thread callers each
  * thread has a probe of its own, so a collision moves one caller of thousands and the next meets
- * it again: a batch's callers, woken together on every carrier, ended their calls on a dozen cells
- * and retried (a JFR profile of 4,096 signing callers on 16 cores: {@code LongAdder.add} under
- * {@code Router.ended} 6.5 % of the callers' CPU, none under the starts, which come spread out). Four cells per core, each on its own cache lines, make two carriers on one
- * cell rare, and an add that meets another waits for the line instead of failing.
+ * it again: a batch's callers, woken together on every carrier, end their calls on a few cells at
+ * once and retry (profiles of thousands of callers show it under the ends, not under the starts,
+ * which come spread out; docs/performance.md). Four cells per core, each on its own cache lines,
+ * make two carriers on one cell rare, and an add that meets another waits for the line instead of
+ * failing.
  */
 final class CallCounter {
     private static final VarHandle CELL = MethodHandles.arrayElementVarHandle(long[].class);

@@ -14,11 +14,10 @@ package io.dilithiumgpu.route;
  *
  * <p>Why both engines in one window: each engine's cost over its own recent signatures compared
  * two engines measured at different times. The engine in use fills its samples in milliseconds at a
- * high rate, so that one collection held all of them (16 callers: five buckets of 32 signatures
- * spanned 3 ms), and the engine passed over was judged by signatures of the load before (16
- * callers' buckets, priced at a share of a full host, kept the core, 40 % slower, in use through the
- * next second of one caller). In one window both see the same load, the same collections and the
- * same JIT, each in proportion to its signatures.
+ * high rate, so that one collection could hold all of them, and the engine passed over was judged
+ * by signatures of the load before (a level of many callers' samples kept the slower engine in use
+ * through the next level of one caller; docs/performance.md). In one window both see the same load,
+ * the same collections and the same JIT, each in proportion to its signatures.
  *
  * <p>Why a window of time as well as a count: a collection every hundred milliseconds or so, a
  * signature's rejection loop of one attempt or a dozen: a mean over a tenth of a second and 32 or

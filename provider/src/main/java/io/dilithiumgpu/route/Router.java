@@ -557,10 +557,9 @@ public final class Router implements RouterMXBean {
      * at a time, and sent those calls to the batcher or the slower engine. Not a duel's means once
      * the signatures batch (no duel runs then; the averages' refreshes and probes see the direct
      * route come back), nor beyond the cores: a duel's mean is a signature's work alone, where the
-     * averages measured at that load hold what the load adds. In the two runs of four on 64 cores
-     * where the rule sent 76 and 93 % of 4,096 callers' signatures direct (131,087 and 137,722
-     * signatures/s, against 553,712 to 955,592 batched), the duel's mean stood at 976 and 395 µs
-     * where the averages read 3,956 and 1,199 µs.
+     * averages measured at that load hold what the load adds; with the mean, the rule on a host of
+     * many cores sent thousands of callers' signatures direct at a fraction of the batched rate
+     * (docs/performance.md).
      */
     private long directSigning(ParameterSet p, Estimate[] e, long now) {
         EngineDuel d = duels[p.ordinal()];
