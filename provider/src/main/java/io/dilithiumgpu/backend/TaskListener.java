@@ -20,4 +20,13 @@ public interface TaskListener {
      * @param status its {@link TaskStatus} code
      */
     void finished(int task, byte status);
+
+    /**
+     * The backend has told of every task it found ended in one look at its statuses: a listener
+     * that gathers the tasks it is told of may hand them on together now. Called on the thread
+     * that told them, after them, before the backend call returns; a backend that never calls it
+     * leaves the gathered tasks to the end of the call.
+     */
+    default void scanned() {
+    }
 }

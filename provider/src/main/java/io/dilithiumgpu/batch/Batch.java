@@ -119,6 +119,10 @@ abstract class Batch {
     /** Hands a task's staged outcome to its caller while its batch still runs. */
     interface Delivery {
         void deliver(Task<?> task);
+
+        /** The backend told of a scan's tasks: those handed over since may go to their callers together. */
+        default void flush() {
+        }
     }
 
     /**
@@ -131,14 +135,22 @@ abstract class Batch {
      */
     final void runLoaded(Backend backend, Delivery early) {
         Arrays.fill(status, 0, size, UNWRITTEN);
-        run(backend, size, early == null ? null : (slot, code) -> {
-            if (slot < 0 || slot >= size || deliveredEarly[slot]) {
-                return;
+        run(backend, size, early == null ? null : new TaskListener() {
+            @Override
+            public void finished(int slot, byte code) {
+                if (slot < 0 || slot >= size || deliveredEarly[slot]) {
+                    return;
+                }
+                status[slot] = code;
+                collect(slot, tasks[slot]);
+                deliveredEarly[slot] = true;
+                early.deliver(tasks[slot]);
             }
-            status[slot] = code;
-            collect(slot, tasks[slot]);
-            deliveredEarly[slot] = true;
-            early.deliver(tasks[slot]);
+
+            @Override
+            public void scanned() {
+                early.flush();
+            }
         });
     }
 

@@ -12,12 +12,14 @@ import io.dilithiumgpu.core.PublicKeyCache;
 import java.lang.management.ManagementFactory;
 import java.security.InvalidKeyException;
 import java.security.ProviderException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
@@ -78,8 +80,9 @@ import javax.management.ObjectName;
  * end after a minute idle. {@link #close()} refuses new calls, runs every queued task to
  * completion, ends the threads, drops the pooled arrays, closes the backends and unregisters the
  * MBean. Dependent stages attached to the futures without an executor run on batch threads (on
- * a virtual thread per batch with {@link BatchConfig#virtualCompletion()}), or on a backend's
- * threads for tasks delivered early: keep them short, or use the {@code *Async} variants. A batch
+ * a virtual thread per batch with {@link BatchConfig#virtualCompletion()}), and for tasks delivered
+ * early on a virtual thread per scan of the backend's statuses (or without virtual completion on the
+ * backend's threads): keep them short, or use the {@code *Async} variants. A batch
  * whose futures are being completed has left its slot, but beyond {@code maxInFlight} such batches
  * each holds one back: slow stages slow the batcher down rather than start a thread per batch (at
  * most twice {@code maxInFlight} batch threads are busy).
@@ -594,12 +597,28 @@ public final class Batcher implements Engine, AutoCloseable {
         }
     }
 
-    /** Completes tasks a backend reports as they end, and sums them for the batch's stats. */
+    /**
+     * Completes tasks a backend reports as they end, and sums them for the batch's stats. With
+     * {@link BatchConfig#virtualCompletion()} the tasks of one scan of the backend's statuses
+     * ({@link io.dilithiumgpu.backend.TaskListener#scanned}) are completed together on a virtual
+     * thread, not one by one on the backend's thread: a caller woken from a platform thread is an
+     * external submission to the virtual threads' scheduler, each signalling an idle carrier (on 64
+     * cores the CUDA slot threads' wake-ups took 16 % of the process's CPU at 4,096 signing callers,
+     * and the carriers they woke, finding little to do, another half spinning for work), where the
+     * wake-ups of one virtual thread go to its carrier's own queue. Every task handed over is
+     * completed before the backend call's batch moves on ({@link #awaitDelivered}).
+     */
     private final class EarlyDeliveries implements Batch.Delivery {
         private final long formedNanos;
         private final AtomicInteger delivered = new AtomicInteger();
         private final AtomicInteger failed = new AtomicInteger();
         private final AtomicLong batchedNanos = new AtomicLong();
+        /** Tasks told since the last scan ended, to complete together. */
+        private final ConcurrentLinkedQueue<Task<?>> told = new ConcurrentLinkedQueue<>();
+        /** Tasks handed to virtual threads and not completed yet. */
+        private final AtomicInteger outstanding = new AtomicInteger();
+        /** The batch thread waiting in {@link #awaitDelivered}, or null. */
+        private volatile Thread waiter;
 
         EarlyDeliveries(long formedNanos) {
             this.formedNanos = formedNanos;
@@ -610,10 +629,77 @@ public final class Batcher implements Engine, AutoCloseable {
             if (task.failurePending()) {
                 failed.incrementAndGet();
             }
+            if (completions == null) {
+                complete(task);
+            } else {
+                told.add(task);
+            }
+        }
+
+        @Override
+        public void flush() {
+            List<Task<?>> tasks = new ArrayList<>();
+            for (Task<?> t; (t = told.poll()) != null; ) {
+                tasks.add(t);
+            }
+            if (tasks.isEmpty()) {
+                return;
+            }
+            int n = tasks.size();
+            outstanding.addAndGet(n);
+            try {
+                completions.execute(() -> {
+                    try {
+                        for (Task<?> t : tasks) {
+                            complete(t);
+                        }
+                    } finally {
+                        done(n);
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                // Shut down under us (cannot happen before the batch threads have ended): complete here.
+                for (Task<?> t : tasks) {
+                    complete(t);
+                }
+                done(n);
+            }
+        }
+
+        private void complete(Task<?> task) {
             long at = task.deliver(stats, 0);
             if (at != 0) {
                 batchedNanos.addAndGet(at - formedNanos);
                 delivered.incrementAndGet();
+            }
+        }
+
+        private void done(int n) {
+            if (outstanding.addAndGet(-n) == 0) {
+                Thread w = waiter;
+                if (w != null) {
+                    LockSupport.unpark(w);
+                }
+            }
+        }
+
+        /**
+         * Completes what is still gathered and waits until every task handed over is completed:
+         * the batch then fails, reruns or finishes its tasks with none of them still in a
+         * virtual thread's hands.
+         */
+        void awaitDelivered() {
+            flush();
+            if (outstanding.get() == 0) {
+                return;
+            }
+            waiter = Thread.currentThread();
+            try {
+                while (outstanding.get() > 0) {
+                    LockSupport.parkNanos(this, 1_000_000);
+                }
+            } finally {
+                waiter = null;
             }
         }
     }
@@ -622,10 +708,16 @@ public final class Batcher implements Engine, AutoCloseable {
      * Runs a loaded batch on the primary backend, or on the CPU when the primary fails (tasks it
      * delivered early stand; the rest rerun).
      */
-    private void runOnBackends(Lane lane, Batch batch, Batch.Delivery early) {
+    private void runOnBackends(Lane lane, Batch batch, EarlyDeliveries early) {
         int n = batch.size();
         try {
-            batch.runLoaded(primary, early);
+            try {
+                batch.runLoaded(primary, early);
+            } finally {
+                if (early != null) {
+                    early.awaitDelivered();
+                }
+            }
         } catch (BackendException e) {
             Backend cpu = fallback();
             if (cpu == null) {

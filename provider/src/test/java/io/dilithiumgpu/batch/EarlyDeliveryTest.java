@@ -66,6 +66,8 @@ class EarlyDeliveryTest {
         final AtomicInteger calls = new AtomicInteger();
         final List<TaskListener> listeners = new ArrayList<>();
         boolean failAfterReporting;
+        /** Whether the reports end with a scan's end ({@link TaskListener#scanned}), as the CUDA backend's do. */
+        boolean scanEnds = true;
 
         @Override
         public String name() {
@@ -109,6 +111,9 @@ class EarlyDeliveryTest {
                 for (int i = 0; i < n; i += 2) {
                     early.finished(i, status[i]);
                     early.finished(i, status[i]);  // a second report of a task is ignored
+                }
+                if (scanEnds) {
+                    early.scanned();
                 }
             }
             reported.countDown();
@@ -177,6 +182,9 @@ class EarlyDeliveryTest {
         assertTimeoutPreemptively(GENEROUS, () -> {
             List<CompletableFuture<byte[]>> futures = submit(b, backend);
             assertTrue(backend.reported.await(2, TimeUnit.MINUTES));
+            for (int i = 0; i < TASKS; i += 2) {
+                awaitDone(futures.get(i));  // completed on a virtual thread, where the JDK has them
+            }
             for (int i = 0; i < TASKS; i++) {
                 assertEquals(i % 2 == 0, futures.get(i).isDone(), "task " + i + " done while its batch runs");
             }
@@ -209,6 +217,31 @@ class EarlyDeliveryTest {
         assertEquals(TASKS, m.getFallbackCount(), "the failed batch reran whole on the CPU");
         assertEquals(TASKS + 1, m.getDeliveredCount());
         assertEquals(1, m.getFailedOperations());
+    }
+
+    /** A backend that tells of tasks but never of a scan's end: they reach their callers as its call ends. */
+    @Test
+    void tasksToldWithoutAScansEndAreDeliveredBeforeTheBatchMovesOn() {
+        ReportingBackend backend = new ReportingBackend();
+        backend.scanEnds = false;
+        Batcher b = open(BatchConfig.builder().maxInFlight(1).maxSize(TASKS).build(), backend, null);
+        assertTimeoutPreemptively(GENEROUS, () -> {
+            List<CompletableFuture<byte[]>> futures = submit(b, backend);
+            assertTrue(backend.reported.await(2, TimeUnit.MINUTES));
+            backend.release.countDown();
+            assertSigned(futures);
+        });
+        BatcherMXBean m = b.metrics();
+        awaitDelivered(m, TASKS + 1);
+        assertEquals(TASKS + 1, m.getDeliveredCount(), "every task delivered once, early or not");
+        assertEquals(1, m.getFailedOperations());
+    }
+
+    private static void awaitDone(CompletableFuture<?> f) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (!f.isDone() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
     }
 
     @Test

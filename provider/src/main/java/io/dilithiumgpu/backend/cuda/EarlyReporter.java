@@ -56,6 +56,7 @@ final class EarlyReporter {
         long launched = System.nanoTime();
         long queryAt = launched + QUERY_NANOS;
         while (true) {
+            int toldBefore = told;
             for (int i = from; i < n; i++) {
                 if (reported[i]) {
                     continue;
@@ -71,6 +72,9 @@ final class EarlyReporter {
                     tell(c, i, s);
                     told++;
                 }
+            }
+            if (told > toldBefore) {
+                scanned(c);
             }
             while (from < n && reported[from]) {
                 from++;
@@ -96,6 +100,15 @@ final class EarlyReporter {
             c.early.finished(c.first + i, status);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "task listener failed for task " + (c.first + i), e);
+        }
+    }
+
+    /** Tells the listener that a scan's tasks have all been told: it may wake their callers together. */
+    private static void scanned(Chunk c) {
+        try {
+            c.early.scanned();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "task listener failed after a scan", e);
         }
     }
 
