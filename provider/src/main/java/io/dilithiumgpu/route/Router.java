@@ -122,7 +122,7 @@ public final class Router implements RouterMXBean {
     /**
      * @param batchOnGpu whether the batcher's backend is a GPU; asked once, when a call first needs it
      * @param clock      nanoseconds, as {@link System#nanoTime()}
-     * @param cores      the cores the process may use
+     * @param cores      the cores on which callers' direct calls run at once ({@link CallerCores})
      */
     Router(BooleanSupplier batchOnGpu, LongSupplier clock, int cores) {
         this(batchOnGpu, clock, cores, ThreadLocal.withInitial(() -> new int[] {-1})::get);
@@ -199,10 +199,10 @@ public final class Router implements RouterMXBean {
         LOCK.lock();
         try {
             if (shared == null) {
-                int cores = Runtime.getRuntime().availableProcessors();
+                int processors = Runtime.getRuntime().availableProcessors();
                 Router made = new Router(() -> !"cpu".equals(Engines.sharedBatcher().metrics().getBackend()),
-                        System::nanoTime, cores,
-                        new HostLoad(Router::processCpuNanos, ProviderThreads::cpuNanosSinceLastRead, cores));
+                        System::nanoTime, CallerCores.current(),
+                        new HostLoad(Router::processCpuNanos, ProviderThreads::cpuNanosSinceLastRead, processors));
                 register(made);
                 shared = made;
             }

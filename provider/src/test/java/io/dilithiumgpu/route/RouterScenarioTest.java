@@ -333,11 +333,16 @@ class RouterScenarioTest {
     private int[][] slots = {{-1}};
 
     private Router virtualRouter() {
+        return virtualRouter(CORES);
+    }
+
+    /** A router that counts {@code cores} for the {@code CORES} carriers of {@link #virtualLevel}. */
+    private Router virtualRouter(int cores) {
         slots = new int[4_096][];
         for (int i = 0; i < slots.length; i++) {
             slots[i] = new int[] {-1};
         }
-        return new Router(() -> true, () -> now, CORES, () -> slots[current]);
+        return new Router(() -> true, () -> now, cores, () -> slots[current]);
     }
 
     /** An event of {@link #virtualLevel}: at {@code at}, a carrier turns to its next caller, or a batched caller wakes. */
@@ -464,7 +469,10 @@ class RouterScenarioTest {
 
     /** 16 platform callers for 1 s, as {@link #beyondTheCores} warms up: the direct route takes them. */
     private Router stuckAfterSixteenCallers() {
-        Router r = virtualRouter();
+        return stuckAfterSixteenCallers(virtualRouter());
+    }
+
+    private Router stuckAfterSixteenCallers(Router r) {
         loadLevel(r, Operation.VERIFY, 16, 1_000 * MILLIS, 0, VERIFY_VIRTUAL.core, 300 * MICROS, 7 * MILLIS);
         return r;
     }
@@ -483,6 +491,23 @@ class RouterScenarioTest {
         long direct = 500 * MILLIS * CORES / VERIFY_VIRTUAL.core;
         assertTrue(l.batched >= 0.95 * l.calls, l.toString());
         assertTrue(l.calls >= 2 * direct, l + "; the cores alone: " + direct);
+        assertTrue(r.getTrialsWon() >= 1, "trials " + r.getTrialCount() + ", won " + r.getTrialsWon());
+    }
+
+    /**
+     * An application that runs its callers on 16 carriers of a 64-processor host
+     * ({@code jdk.virtualThreadScheduler.parallelism=16}): the router counts the carriers' cores
+     * ({@link CallerCores}), so direct calls fill them, and the 4,096 callers, of whom a carrier
+     * keeps one while its direct calls never yield, go to the batcher as on 16 processors. Counting
+     * the 64 processors instead, it never saw the cores full and kept all but 10 of 177,782 calls
+     * direct.
+     */
+    @Test
+    @Timeout(60)
+    void callersOnFewerCarriersThanProcessorsAreFoundAsOnThatManyCores() {
+        Router r = stuckAfterSixteenCallers(virtualRouter(CallerCores.of(4 * CORES, Integer.toString(CORES))));
+        Level l = virtualLevel(r, 4_096, 1, 1_500 * MILLIS, 500 * MILLIS, VERIFY_VIRTUAL);
+        assertTrue(l.batched >= 0.95 * l.calls, l.toString());
         assertTrue(r.getTrialsWon() >= 1, "trials " + r.getTrialCount() + ", won " + r.getTrialsWon());
     }
 
