@@ -130,14 +130,22 @@ public final class Scheme {
      */
     public static boolean sign(ParameterSet p, byte[] sk, int skOff, PrivateKeyCache cache, byte[] mu, int muOff,
                             byte[] rnd, int rndOff, byte[] sig, int sigOff) {
-        int k = p.k();
-        int l = p.l();
-        int kn = k * N;
-        int ln = l * N;
-        int gamma1 = p.gamma1();
-        int gamma2 = p.gamma2();
-        int beta = p.beta();
+        return sign(p, sk, skOff, cache, mu, muOff, rnd, rndOff, sig, sigOff, 0);
+    }
+
+    /**
+     * {@link #sign(ParameterSet, byte[], int, PrivateKeyCache, byte[], int, byte[], int, byte[], int)}
+     * with up to {@code helpers} idle helper threads taking attempts of its rejection loop beside
+     * the calling thread ({@link SharedAttempts}). The signature is the same bit for bit: that of
+     * the first attempt in order that passes every check, whichever thread ran it.
+     *
+     * @param helpers the helper threads the call may take, 0 for none: the cores that would
+     *                otherwise stay idle while it signs
+     */
+    public static boolean sign(ParameterSet p, byte[] sk, int skOff, PrivateKeyCache cache, byte[] mu, int muOff,
+                               byte[] rnd, int rndOff, byte[] sig, int sigOff, int helpers) {
         Workspace ws = WORKSPACES.acquire();
+        SharedAttempts shared = null;
         byte[] seeds = ws.seeds;
         final int rho = 0;
         final int key = SEED_BYTES;
@@ -170,64 +178,116 @@ public final class Scheme {
                 System.arraycopy(rnd, rndOff, seeds, rhoPrime, MU_BYTES);
             }
 
-            int cTildeBytes = p.cTildeBytes();
-            int w1Bytes = p.polyW1PackedBytes();
-            for (int attempt = 0, kappa = 0; attempt < MAX_SIGN_ATTEMPTS; attempt++, kappa += l) {
-                // y = ExpandMask(ρ″, κ); w = NTT⁻¹(Â ∘ NTT(y)); w1 = HighBits(w) (steps 11 to 13)
-                Sampling.expandMask(ws.shake256, seeds, rhoPrime, kappa, l, gamma1, ws.buf, ws.y);
-                System.arraycopy(ws.y, 0, ws.z, 0, ln);
-                PolyVec.ntt(ws.z, l);
-                PolyVec.matrixMultiplyMontgomery(matrix, ws.z, k, l, ws.w1, ws.acc);
-                PolyVec.inverseToMont(ws.w1, k);
-                PolyVec.caddq(ws.w1, kn);
-                Rounding.decompose(ws.w1, ws.w1, ws.w0, kn, gamma2);
-
-                // c̃ = H(μ ‖ w1Encode(w1), λ/4) (step 15)
-                for (int i = 0; i < k; i++) {
-                    Packing.packW1(ws.w1, i * N, p.w1Bits(), ws.w1Packed, i * w1Bytes);
+            if (helpers > 0) {
+                shared = SharedAttempts.start(p, ws, matrix, mu, muOff, helpers);
+            }
+            if (shared != null) {
+                return shared.runAsCaller(sig, sigOff);
+            }
+            for (int attempt = 0; attempt < MAX_SIGN_ATTEMPTS; attempt++) {
+                if (attempt(p, ws, ws, matrix, mu, muOff, attempt, null) == ACCEPTED) {
+                    packSignature(p, ws, sig, sigOff);
+                    return true;
                 }
-                Shake h = ws.shake256;
-                h.update(mu, muOff, MU_BYTES);
-                h.update(ws.w1Packed, 0, k * w1Bytes);
-                h.digest(ws.cTilde, 0, cTildeBytes);
-                Sampling.sampleInBall(ws.shake256, ws.cTilde, 0, cTildeBytes, p.tau(), ws.buf, ws.c, 0);
-                Ntt.forward(ws.c, 0);
-
-                // r0 = LowBits(w − cs2) = w0 − cs2; reject if ‖r0‖∞ ≥ γ2 − β. Checked before z: it
-                // rejects more often for the same work, so fewer attempts pay for cs1; an attempt
-                // is kept only when every check passes, so the order changes no signature.
-                if (rejectsLowBits(ws, k, gamma2 - beta)) {
-                    continue;
-                }
-                // z = y + NTT⁻¹(ĉ ∘ ŝ1); reject if ‖z‖∞ ≥ γ1 − β (steps 18 to 23)
-                if (rejectsZ(ws, l, gamma1 - beta)) {
-                    continue;
-                }
-                // ct0; reject if ‖ct0‖∞ ≥ γ2; h = MakeHint(−ct0, w − cs2 + ct0) (steps 25 to 28)
-                if (rejectsCt0(ws, k, gamma2)) {
-                    continue;
-                }
-                PolyVec.add(ws.w0, ws.h, ws.w0, kn);
-                int ones = PolyVec.makeHints(ws.w0, ws.w1, kn, gamma2, ws.h);
-                if (ones > p.omega()) {
-                    continue;
-                }
-
-                // σ = c̃ ‖ z ‖ h (sigEncode, Algorithm 26)
-                System.arraycopy(ws.cTilde, 0, sig, sigOff, cTildeBytes);
-                int zBytes = p.polyZPackedBytes();
-                int zOff = sigOff + cTildeBytes;
-                for (int i = 0; i < l; i++) {
-                    Packing.packZ(ws.z, i * N, gamma1, sig, zOff + i * zBytes);
-                }
-                Packing.packHint(ws.h, k, p.omega(), sig, zOff + l * zBytes);
-                return true;
             }
             return false;
         } finally {
-            ws.wipeSecrets(p);
-            WORKSPACES.release(ws);
+            if (shared == null) {
+                ws.wipeSecrets(p);
+                WORKSPACES.release(ws);
+            } else {
+                shared.leave();
+            }
         }
+    }
+
+    /** Signatures whose rejection loop helper threads joined ({@link SharedAttempts}), since the process started. */
+    public static long sharedSignatureCount() {
+        return SharedAttempts.SHARED.sum();
+    }
+
+    /** Attempts that helper threads ran to their end for those signatures. */
+    public static long helperAttemptCount() {
+        return SharedAttempts.HELPED.sum();
+    }
+
+    /** {@link #attempt}: the candidate passed every check; its c̃, z and h are in the workspace. */
+    static final int ACCEPTED = 0;
+    /** {@link #attempt}: a check rejected the candidate. */
+    static final int REJECTED = 1;
+    /** {@link #attempt}: given up half-way, for an earlier attempt of {@code shared} passed. */
+    static final int ABANDONED = 2;
+
+    /**
+     * One attempt of the rejection loop (FIPS 204 Algorithm 7 steps 11 to 28), κ = attempt · ℓ:
+     * the secrets ŝ1, ŝ2, t̂0 and ρ″ read from {@code secrets}, every temporary in {@code ws} (the
+     * same workspace on the caller's own loop).
+     *
+     * @param shared the signature's shared attempts, when a helper or its caller runs this
+     *               attempt for it: the attempt is given up once an earlier one has passed; or null
+     * @return {@link #ACCEPTED}, {@link #REJECTED} or {@link #ABANDONED}
+     */
+    static int attempt(ParameterSet p, Workspace secrets, Workspace ws, int[] matrix, byte[] mu, int muOff,
+                       int attempt, SharedAttempts shared) {
+        int k = p.k();
+        int l = p.l();
+        int kn = k * N;
+        int ln = l * N;
+        int gamma2 = p.gamma2();
+        int beta = p.beta();
+        int w1Bytes = p.polyW1PackedBytes();
+        // y = ExpandMask(ρ″, κ); w = NTT⁻¹(Â ∘ NTT(y)); w1 = HighBits(w) (steps 11 to 13)
+        Sampling.expandMask(ws.shake256, secrets.seeds, 2 * SEED_BYTES, attempt * l, l, p.gamma1(), ws.buf, ws.y);
+        System.arraycopy(ws.y, 0, ws.z, 0, ln);
+        PolyVec.ntt(ws.z, l);
+        PolyVec.matrixMultiplyMontgomery(matrix, ws.z, k, l, ws.w1, ws.acc);
+        if (shared != null && shared.passedBefore(attempt)) {
+            return ABANDONED;
+        }
+        PolyVec.inverseToMont(ws.w1, k);
+        PolyVec.caddq(ws.w1, kn);
+        Rounding.decompose(ws.w1, ws.w1, ws.w0, kn, gamma2);
+
+        // c̃ = H(μ ‖ w1Encode(w1), λ/4) (step 15)
+        for (int i = 0; i < k; i++) {
+            Packing.packW1(ws.w1, i * N, p.w1Bits(), ws.w1Packed, i * w1Bytes);
+        }
+        Shake h = ws.shake256;
+        h.update(mu, muOff, MU_BYTES);
+        h.update(ws.w1Packed, 0, k * w1Bytes);
+        h.digest(ws.cTilde, 0, p.cTildeBytes());
+        Sampling.sampleInBall(ws.shake256, ws.cTilde, 0, p.cTildeBytes(), p.tau(), ws.buf, ws.c, 0);
+        Ntt.forward(ws.c, 0);
+
+        // r0 = LowBits(w − cs2) = w0 − cs2; reject if ‖r0‖∞ ≥ γ2 − β. Checked before z: it
+        // rejects more often for the same work, so fewer attempts pay for cs1; an attempt
+        // is kept only when every check passes, so the order changes no signature.
+        if (rejectsLowBits(ws, secrets.s2, k, gamma2 - beta)) {
+            return REJECTED;
+        }
+        // z = y + NTT⁻¹(ĉ ∘ ŝ1); reject if ‖z‖∞ ≥ γ1 − β (steps 18 to 23)
+        if (rejectsZ(ws, secrets.s1, l, p.gamma1() - beta)) {
+            return REJECTED;
+        }
+        // ct0; reject if ‖ct0‖∞ ≥ γ2; h = MakeHint(−ct0, w − cs2 + ct0) (steps 25 to 28)
+        if (rejectsCt0(ws, secrets.t0, k, gamma2)) {
+            return REJECTED;
+        }
+        PolyVec.add(ws.w0, ws.h, ws.w0, kn);
+        int ones = PolyVec.makeHints(ws.w0, ws.w1, kn, gamma2, ws.h);
+        return ones > p.omega() ? REJECTED : ACCEPTED;
+    }
+
+    /** σ = c̃ ‖ z ‖ h (sigEncode, Algorithm 26) of the attempt that passed, from its workspace. */
+    static void packSignature(ParameterSet p, Workspace ws, byte[] sig, int sigOff) {
+        int cTildeBytes = p.cTildeBytes();
+        System.arraycopy(ws.cTilde, 0, sig, sigOff, cTildeBytes);
+        int zBytes = p.polyZPackedBytes();
+        int zOff = sigOff + cTildeBytes;
+        for (int i = 0; i < p.l(); i++) {
+            Packing.packZ(ws.z, i * N, p.gamma1(), sig, zOff + i * zBytes);
+        }
+        Packing.packHint(ws.h, p.k(), p.omega(), sig, zOff + p.l() * zBytes);
     }
 
     /**
@@ -277,10 +337,10 @@ public final class Scheme {
      */
 
     /** z_i = reduce32(y_i + NTT⁻¹(ĉ ∘ ŝ1_i)); true as soon as some ‖z_i‖∞ ≥ bound. */
-    private static boolean rejectsZ(Workspace ws, int l, int bound) {
+    private static boolean rejectsZ(Workspace ws, int[] s1, int l, int bound) {
         for (int i = 0; i < l; i++) {
             int off = i * N;
-            Ntt.pointwiseMontgomery(ws.c, 0, ws.s1, off, ws.z, off);
+            Ntt.pointwiseMontgomery(ws.c, 0, s1, off, ws.z, off);
             Ntt.inverseToMont(ws.z, off);
             for (int j = off; j < off + N; j++) {
                 ws.z[j] = Field.reduce32(ws.z[j] + ws.y[j]);
@@ -293,10 +353,10 @@ public final class Scheme {
     }
 
     /** w0_i = reduce32(w0_i − NTT⁻¹(ĉ ∘ ŝ2_i)); true as soon as some ‖w0_i‖∞ ≥ bound. */
-    private static boolean rejectsLowBits(Workspace ws, int k, int bound) {
+    private static boolean rejectsLowBits(Workspace ws, int[] s2, int k, int bound) {
         for (int i = 0; i < k; i++) {
             int off = i * N;
-            Ntt.pointwiseMontgomery(ws.c, 0, ws.s2, off, ws.h, off);
+            Ntt.pointwiseMontgomery(ws.c, 0, s2, off, ws.h, off);
             Ntt.inverseToMont(ws.h, off);
             for (int j = off; j < off + N; j++) {
                 ws.w0[j] = Field.reduce32(ws.w0[j] - ws.h[j]);
@@ -309,10 +369,10 @@ public final class Scheme {
     }
 
     /** h_i = reduce32(NTT⁻¹(ĉ ∘ t̂0_i)) = ct0; true as soon as some ‖h_i‖∞ ≥ bound. */
-    private static boolean rejectsCt0(Workspace ws, int k, int bound) {
+    private static boolean rejectsCt0(Workspace ws, int[] t0, int k, int bound) {
         for (int i = 0; i < k; i++) {
             int off = i * N;
-            Ntt.pointwiseMontgomery(ws.c, 0, ws.t0, off, ws.h, off);
+            Ntt.pointwiseMontgomery(ws.c, 0, t0, off, ws.h, off);
             Ntt.inverseToMont(ws.h, off);
             for (int j = off; j < off + N; j++) {
                 ws.h[j] = Field.reduce32(ws.h[j]);

@@ -4,6 +4,7 @@ import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.ProviderThreads;
 import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.core.ParameterSet;
+import io.dilithiumgpu.core.Scheme;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -56,6 +57,8 @@ public final class Router implements RouterMXBean {
     public static final String MBEAN_NAME = "io.dilithiumgpu:type=Router";
     static final long REFRESH_MILLIS = 50;
     static final long SAMPLE_MILLIS = 20;
+    /** The spare cores ({@link #spareCores}) from which a covered signature goes to the core rather than the duel's engine. */
+    static final int SPREAD_CORES = 2;
     /** How long a batched call's wait for a core longer than a sampling interval counts as callers hidden from the count. */
     static final long STARVED_MILLIS = 1_000;
     private static final long STARVED_NANOS = STARVED_MILLIS * 1_000_000;
@@ -76,6 +79,8 @@ public final class Router implements RouterMXBean {
     private final BooleanSupplier batchOnGpuProbe;
     private final LongSupplier clock;
     private final int cores;
+    /** Whether the core's direct signatures share their attempts with helpers on spare cores. */
+    private final boolean spreads;
     /** [SIGN, VERIFY][set][CORE, JDK, BATCH]. */
     private final Estimate[][][] estimates;
     /** [SIGN, VERIFY][set]: the batch route's round trip while it carries the calls. */
@@ -105,6 +110,10 @@ public final class Router implements RouterMXBean {
     private final AtomicLong sampledAt;
     /** Routed calls in flight over every route, as last sampled. */
     private volatile int inFlight;
+    /** The most direct calls running at once since {@link #runningPeakSince}, and in the interval before ({@link #spareCores}). */
+    private volatile int runningPeak;
+    private volatile int lastRunningPeak;
+    private volatile long runningPeakSince;
     /**
      * When a direct call last started or ended with the cores full of direct calls: a batched call
      * that ran across that time waited for a core behind them, and its round trip says nothing of
@@ -133,7 +142,18 @@ public final class Router implements RouterMXBean {
      * {@code host} (the other constructors: a host never known busy).
      */
     Router(BooleanSupplier batchOnGpu, LongSupplier clock, int cores, HostLoad host) {
-        this(batchOnGpu, clock, cores, ThreadLocal.withInitial(() -> new int[] {-1})::get, host);
+        this(batchOnGpu, clock, cores, host, false);
+    }
+
+    /**
+     * As {@link #Router(BooleanSupplier, LongSupplier, int, HostLoad)}; {@code spreads}: whether the
+     * core's direct signatures share their rejection loops with helpers on the spare cores
+     * ({@link #spareCores}), as the provider's do, so that a covered signature goes to the core
+     * while {@value #SPREAD_CORES} or more cores are spare (the other constructors: they do not,
+     * and the duel alone chooses the engine).
+     */
+    Router(BooleanSupplier batchOnGpu, LongSupplier clock, int cores, HostLoad host, boolean spreads) {
+        this(batchOnGpu, clock, cores, ThreadLocal.withInitial(() -> new int[] {-1})::get, host, spreads);
     }
 
     /**
@@ -142,12 +162,13 @@ public final class Router implements RouterMXBean {
      * simulated caller's.
      */
     Router(BooleanSupplier batchOnGpu, LongSupplier clock, int cores, Supplier<int[]> callerSlot) {
-        this(batchOnGpu, clock, cores, callerSlot, new HostLoad(() -> -1, () -> -1, cores));
+        this(batchOnGpu, clock, cores, callerSlot, new HostLoad(() -> -1, () -> -1, cores), false);
     }
 
     private Router(BooleanSupplier batchOnGpu, LongSupplier clock, int cores, Supplier<int[]> callerSlot,
-                   HostLoad host) {
+                   HostLoad host, boolean spreads) {
         this.host = host;
+        this.spreads = spreads;
         this.lastInterval = callerSlot;
         this.batchOnGpuProbe = batchOnGpu;
         this.clock = clock;
@@ -202,7 +223,7 @@ public final class Router implements RouterMXBean {
                 int processors = Runtime.getRuntime().availableProcessors();
                 Router made = new Router(() -> !"cpu".equals(Engines.sharedBatcher().metrics().getBackend()),
                         System::nanoTime, CallerCores.current(),
-                        new HostLoad(Router::processCpuNanos, ProviderThreads::cpuNanosSinceLastRead, processors));
+                        new HostLoad(Router::processCpuNanos, ProviderThreads::cpuNanosSinceLastRead, processors), true);
                 register(made);
                 shared = made;
             }
@@ -328,6 +349,12 @@ public final class Router implements RouterMXBean {
         } else if (e[CORE].warming()) {
             return false;
         }
+        if (spreads && spareCores() >= SPREAD_CORES) {
+            // Idle cores: the core signs with helpers on them (Scheme.sign), which the JDK's engine
+            // cannot. Not left to the duel, which would time the core by the one call in
+            // RouteChoice.EXPLORE it takes, each finding its helpers parked.
+            return false;
+        }
         return duels[p.ordinal()].toJdk(now);
     }
 
@@ -356,6 +383,9 @@ public final class Router implements RouterMXBean {
             yieldIfVirtual();
         }
         int running = directRunning.incrementAndGet();
+        if (running > runningPeak) {
+            runningPeak = running;
+        }
         long now = clock.getAsLong();
         if (gpu && running >= cores) {
             saturatedAt = now;
@@ -420,6 +450,26 @@ public final class Router implements RouterMXBean {
                 l.add(took, now, inFlight);
             }
         }
+    }
+
+    /**
+     * The cores a direct signature running now may add to its own for its rejection loop's
+     * attempts ({@code Scheme.sign}'s helpers): the cores beyond one per call in flight, 0 once
+     * the calls fill them. The calls in flight are the most that ran direct at once in this
+     * sampling interval and the last (a caller between two calls still counts: two callers on two
+     * cores take no helper when one of them is between calls) and, where the batcher runs on a
+     * GPU, every route's as last sampled.
+     */
+    public int spareCores() {
+        long now = clock.getAsLong();
+        if (now - runningPeakSince > SAMPLE_NANOS) {
+            // Racy by design: a window's peak is advice, and a lost update only shifts a window.
+            lastRunningPeak = runningPeak;
+            runningPeak = directRunning.get();
+            runningPeakSince = now;
+        }
+        int calls = Math.max(Math.max(1, runningPeak), Math.max(lastRunningPeak, batchOnGpu == 1 ? inFlight : 0));
+        return Math.max(0, cores / calls - 1);
     }
 
     /**
@@ -609,6 +659,16 @@ public final class Router implements RouterMXBean {
     @Override
     public long getJdkCount() {
         return jdkCount.sum();
+    }
+
+    @Override
+    public long getSharedSignatureCount() {
+        return Scheme.sharedSignatureCount();
+    }
+
+    @Override
+    public long getHelperAttemptCount() {
+        return Scheme.helperAttemptCount();
     }
 
     @Override

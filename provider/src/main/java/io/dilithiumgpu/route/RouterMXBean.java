@@ -20,6 +20,15 @@ public interface RouterMXBean {
     /** Signatures run on their callers' threads by the JDK's own ML-DSA. */
     long getJdkCount();
 
+    /**
+     * Direct signatures whose rejection loop helper threads joined, on cores the calls in flight
+     * left idle ({@link Router#spareCores}), since the process started.
+     */
+    long getSharedSignatureCount();
+
+    /** Attempts of those signatures' loops that the helper threads ran to their end. */
+    long getHelperAttemptCount();
+
     /** Calls running on their callers' threads now (both direct routes). */
     int getDirectRunning();
 

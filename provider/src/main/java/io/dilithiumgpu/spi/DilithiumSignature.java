@@ -312,10 +312,14 @@ public final class DilithiumSignature extends SignatureSpi {
         }
     }
 
-    /** Signs μ on this thread with the core, through the key's cache. */
+    /**
+     * Signs μ on this thread with the core, through the key's cache, its attempts shared with the
+     * helpers of the cores the calls in flight leave idle ({@link Router#spareCores}).
+     */
     private byte[] signHere(byte[] sk, byte[] mu, byte[] rnd) throws SignatureException {
         byte[] signature = new byte[params.signatureBytes()];
-        if (!Scheme.sign(params, sk, 0, privateKey.cache(), mu, 0, rnd, 0, signature, 0)) {
+        if (!Scheme.sign(params, sk, 0, privateKey.cache(), mu, 0, rnd, 0, signature, 0,
+                Router.shared().spareCores())) {
             // The batcher's words for the same outcome (SignBatch), so that both routes fail alike.
             String why = params + " private key does not decode: s1 or s2 has a coefficient outside [-"
                     + params.eta() + ", " + params.eta() + "]";

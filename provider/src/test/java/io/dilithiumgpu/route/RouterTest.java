@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
@@ -47,6 +49,32 @@ class RouterTest {
         Route route = r.route(Operation.VERIFY, P);
         call(r, Operation.VERIFY, route, route == Route.BATCH ? batchNanos : directNanos);
         return route;
+    }
+
+    @Test
+    void aLoneDirectSignatureMaySpreadOverTheIdleCoresAndCallersThatFillThemMayNot() {
+        Router r = router(false);
+        long first = r.started(Route.DIRECT);
+        assertEquals(15, r.spareCores(), "one call on 16 cores");
+        long second = r.started(Route.DIRECT);
+        assertEquals(7, r.spareCores(), "two calls");
+        now += 10 * MICROS;
+        r.ended(Operation.SIGN, P, Route.DIRECT, second);
+        assertEquals(7, r.spareCores(), "the second caller, between two calls, still counts");
+        for (int i = 2; i < 16; i++) {
+            r.started(Route.DIRECT);
+        }
+        assertEquals(0, r.spareCores(), "sixteen calls on sixteen cores");
+        for (int i = 2; i < 16; i++) {
+            r.ended(Operation.SIGN, P, Route.DIRECT, first);
+        }
+        assertEquals(0, r.spareCores(), "the interval's peak holds");
+        now += 2 * Router.SAMPLE_MILLIS * 1_000_000;
+        r.spareCores();
+        now += 2 * Router.SAMPLE_MILLIS * 1_000_000;
+        assertEquals(15, r.spareCores(), "two intervals of one call");
+        r.ended(Operation.SIGN, P, Route.DIRECT, first);
+        assertEquals(0, r.getDirectRunning());
     }
 
     @Test
@@ -487,6 +515,28 @@ class RouterTest {
             }
         }
         return toJdk;
+    }
+
+    @Test
+    void whileCoresAreSpareTheCoreSignsWithHelpersAndOnceTheCallersFillThemTheDuelChooses() {
+        Router r = new Router(() -> false, () -> now, 16, new HostLoad(() -> -1, () -> -1, 16), true);
+        warmUpBoth(r, 400 * MICROS, 200 * MICROS);
+        assertEquals(0, sign(r, 3_000, 400 * MICROS, 200 * MICROS),
+                "one caller on sixteen cores: the core with helpers, though the JDK alone signs faster");
+        List<Long> running = new ArrayList<>();
+        for (int i = 0; i < 15; i++) {
+            running.add(r.started(Route.DIRECT));
+        }
+        now += 2 * Router.SAMPLE_MILLIS * 1_000_000;
+        r.spareCores();
+        int toJdk = sign(r, 3_000, 400 * MICROS, 200 * MICROS);
+        assertTrue(toJdk > 2_000, "sixteen callers: the duel's faster engine, the JDK's (" + toJdk + " of 3000)");
+        running.forEach(t -> r.ended(Operation.SIGN, P, Route.DIRECT, t));
+
+        Router plain = router(false);
+        warmUpBoth(plain, 400 * MICROS, 200 * MICROS);
+        assertTrue(sign(plain, 3_000, 400 * MICROS, 200 * MICROS) > 2_000,
+                "a router told the core does not spread leaves the choice to the duel");
     }
 
     /** Both engines past their warm-up: the JDK's first, then the core's. */
