@@ -108,32 +108,36 @@ final class SharedAttempts {
      * @return false when every attempt up to {@link Scheme#MAX_SIGN_ATTEMPTS} was rejected
      */
     boolean runAsCaller(byte[] sig, int sigOff) {
-        long attemptNanos = 0;
-        int own = 0;
-        int a;
-        while ((a = next.getAndIncrement()) < passed) {
-            long t0 = System.nanoTime();
-            run(secrets, a);
-            attemptNanos += System.nanoTime() - t0;
-            own++;
-        }
-        // Every attempt below the lowest that passed must have ended: some may still be running
-        // on helpers. Wait about one attempt's time for each (the caller's own mean, or a level-5
-        // attempt's on a slow core when the helpers took them all), then run it here.
-        long patience = own == 0 ? DEFAULT_PATIENCE_NANOS : attemptNanos / own;
-        for (a = 0; a < passed; a++) {
-            if (hasEnded(a)) {
-                continue;
-            }
-            long until = System.nanoTime() + patience;
-            while (!hasEnded(a) && System.nanoTime() - until < 0) {
-                Thread.onSpinWait();
-            }
-            if (!hasEnded(a)) {
+        try {
+            long attemptNanos = 0;
+            int own = 0;
+            int a;
+            while ((a = next.getAndIncrement()) < passed) {
+                long t0 = System.nanoTime();
                 run(secrets, a);
+                attemptNanos += System.nanoTime() - t0;
+                own++;
             }
+            // Every attempt below the lowest that passed must have ended: some may still be running
+            // on helpers. Wait about one attempt's time for each (the caller's own mean, or a level-5
+            // attempt's on a slow core when the helpers took them all), then run it here.
+            long patience = own == 0 ? DEFAULT_PATIENCE_NANOS : attemptNanos / own;
+            for (a = 0; a < passed; a++) {
+                if (hasEnded(a)) {
+                    continue;
+                }
+                long until = System.nanoTime() + patience;
+                while (!hasEnded(a) && System.nanoTime() - until < 0) {
+                    Thread.onSpinWait();
+                }
+                if (!hasEnded(a)) {
+                    run(secrets, a);
+                }
+            }
+        } finally {
+            // Decided, or failed: either way the helpers stop taking attempts.
+            over = true;
         }
-        over = true;
         if (passed >= Scheme.MAX_SIGN_ATTEMPTS) {
             return false;
         }

@@ -148,6 +148,8 @@ final class SigningHelpers {
                 l = loop;
                 if (l == null) {
                     LockSupport.park(this);
+                    // Nothing interrupts a helper on purpose; a stray interrupt must not turn park into a spin.
+                    Thread.interrupted();
                     l = loop;
                 }
                 parked = false;

@@ -56,12 +56,27 @@ class SharedAttemptsTest {
     @EnumSource(ParameterSet.class)
     void sharedLoopsSignAsOneThreadDoes(ParameterSet p) {
         long helped = Scheme.helperAttemptCount();
-        for (Task t : tasks(p, SIGNATURES, 1)) {
+        List<Task> tasks = tasks(p, SIGNATURES, 1);
+        for (Task t : tasks) {
             byte[] alone = sign(p, t, null, 0);
             assertArrayEquals(alone, sign(p, t, null, 3));
             PrivateKeyCache cache = new PrivateKeyCache(p);
             assertArrayEquals(alone, sign(p, t, cache, 3));
             assertArrayEquals(alone, sign(p, t, cache, 3), "through the filled cache");
+        }
+        signUntilHelped(p, tasks, helped);
+    }
+
+    /**
+     * Signs {@code tasks} with helpers, each checked against the loop on one thread, until a helper
+     * has run an attempt since {@code helped}: on a loaded machine a helper may get no core for a
+     * while, and every signature is then the caller's alone (still the same bytes).
+     */
+    private static void signUntilHelped(ParameterSet p, List<Task> tasks, long helped) {
+        for (int round = 0; round < 200 && Scheme.helperAttemptCount() <= helped; round++) {
+            for (Task t : tasks) {
+                assertArrayEquals(sign(p, t, null, 0), sign(p, t, null, 3));
+            }
         }
         assertTrue(Scheme.helperAttemptCount() > helped, "no helper ran an attempt");
     }
@@ -117,6 +132,28 @@ class SharedAttemptsTest {
         byte[] sig = new byte[p.signatureBytes()];
         assertFalse(Scheme.sign(p, sk, 0, null, t.mu, 0, t.rnd, 0, sig, 0, 3));
         assertArrayEquals(new byte[p.signatureBytes()], sig, "nothing written");
+    }
+
+    @Test
+    void anInterruptedHelperStillParksWhenIdleAndStillHelps() throws InterruptedException {
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        List<Task> tasks = tasks(p, 4, 13);
+        sign(p, tasks.get(0), null, 3);
+        List<Thread> helpers = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("dilithiumgpu-sign-helper-")).toList();
+        assertFalse(helpers.isEmpty(), "no helper thread");
+        helpers.forEach(Thread::interrupt);
+        // A thread whose park returns at once (its interrupt still set) reads WAITING now and then,
+        // inside the call; parked, it reads WAITING at every look.
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        int parkedLooks = 0;
+        while (parkedLooks < 50 && System.nanoTime() < deadline) {
+            boolean parked = helpers.stream().allMatch(t -> t.getState() == Thread.State.WAITING);
+            parkedLooks = parked ? parkedLooks + 1 : 0;
+            Thread.sleep(1);
+        }
+        assertEquals(50, parkedLooks, "the helpers do not stay parked once interrupted");
+        signUntilHelped(p, tasks, Scheme.helperAttemptCount());
     }
 
     @Test
