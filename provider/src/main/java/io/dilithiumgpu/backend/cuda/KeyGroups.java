@@ -115,6 +115,11 @@ final class KeyGroups {
         if (keys.size() != groups()) {
             throw new IllegalArgumentException(keys.size() + " keys for " + groups() + " groups");
         }
+        if (groups() == 1 && keys.get(0) != null && tasks[0] == groupOf.length) {
+            // One key for every task (a one-key launch, or one key object): nothing to merge.
+            merged.add(keys.get(0));
+            return new KeyGroups(groupOf.clone(), firstTask.clone(), tasks.clone());
+        }
         Map<K, Integer> index = new HashMap<>();
         int[] remap = new int[groups()];
         List<Integer> first = new ArrayList<>();
@@ -193,6 +198,11 @@ final class KeyGroups {
             throw new IllegalArgumentException("an order of " + order.length + " tasks for " + n);
         }
         int[] keyOf = new int[n];
+        if (groups() == 1 && tasks[0] == n && slotOfGroup[0] >= 0) {
+            // Every task reads the one cached key: no record, the order aside.
+            Arrays.fill(keyOf, slotOfGroup[0]);
+            return new KeyedTasks(keyOf, new int[0], n);
+        }
         int[] records = new int[n];
         int[] recordOfGroup = new int[groups()];
         Arrays.fill(recordOfGroup, -1);

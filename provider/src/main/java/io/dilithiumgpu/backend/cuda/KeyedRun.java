@@ -572,16 +572,23 @@ final class KeyedRun {
         int statusField = c.arrays.length - 1;
         byte[] out = c.arrays[statusField];
         ByteBuffer h = slot.host().duplicate();
-        for (int i = 0; i < n; i++) {
-            byte s = h.get(Math.toIntExact(status.offset() + i));
+        // The statuses in launch order, in one copy; checked before any reaches the caller's array.
+        byte[] launched = new byte[n];
+        h.get(Math.toIntExact(status.offset()), launched);
+        for (int j = 0; j < n; j++) {
+            byte s = launched[j];
             if (!BatchAbi.statusAllowed(c.op, s)) {
                 throw new BackendException(region.kernels.keyed(secret).name() + " on " + slot.device().description()
-                        + " left task " + (c.first + task(i)) + " with status " + (s & 0xFF)
+                        + " left task " + (c.first + task(j)) + " with status " + (s & 0xFF)
                         + (s == StreamSlot.UNWRITTEN ? " (never written)" : " (not a status of " + c.op + ")"));
             }
         }
-        for (int j = 0; j < n; j++) {
-            out[c.first + task(j)] = h.get(Math.toIntExact(status.offset() + j));
+        if (order == null) {
+            System.arraycopy(launched, 0, out, c.first, n);
+        } else {
+            for (int j = 0; j < n; j++) {
+                out[c.first + order[j]] = launched[j];
+            }
         }
         if (c.op != Operation.SIGN) {
             return;

@@ -472,9 +472,9 @@ final class StreamSlot implements AutoCloseable {
 
     /** Fills {@code length} bytes at {@code offset} with {@code value} (a short run). */
     static void fill(ByteBuffer buffer, long offset, int length, byte value) {
-        for (int i = 0; i < length; i++) {
-            buffer.put(Math.toIntExact(offset) + i, value);
-        }
+        byte[] bytes = new byte[length];
+        java.util.Arrays.fill(bytes, value);
+        buffer.put(Math.toIntExact(offset), bytes);
     }
 
     static void zero(ByteBuffer buffer, long offset, long length) {

@@ -112,6 +112,25 @@ class KeyGroupsTest {
         assertArrayEquals(new int[] {0}, u.records());
     }
 
+    @Test
+    void oneKeyObjectForEveryTaskStaysOneGroupByKeyAndOwnsItsArrays() {
+        Object k = new Object();
+        KeyGroups g = KeyGroups.of(new Object[] {k, k, k}, 0, 3);
+        List<String> merged = new ArrayList<>();
+        KeyGroups b = g.byKey(List.of("id"), merged);
+        assertEquals(List.of("id"), merged);
+        assertEquals(1, b.groups());
+        assertEquals(3, b.tasks(0));
+        assertEquals(List.of(0, 0, 0), groupList(b));
+        g.detach(1);
+        assertEquals(List.of(0, 0, 0), groupList(b), "the merged groups do not share the original's arrays");
+        assertEquals(3, b.tasks(0));
+        List<String> none = new ArrayList<>();
+        assertEquals(0, KeyGroups.of(new Object[] {k, k}, 0, 2).byKey(java.util.Collections.singletonList(null), none)
+                .groups(), "a group without an identity runs alone");
+        assertEquals(List.of(), none);
+    }
+
     private static List<Integer> groupList(KeyGroups g) {
         List<Integer> out = new ArrayList<>();
         for (int i = 0; i < g.tasks(); i++) {
