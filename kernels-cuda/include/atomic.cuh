@@ -32,6 +32,25 @@ DG_HD uint32_t add(uint32_t* p, uint32_t v) {
 #endif
 }
 
+/** Stores v so that other warps' atomics and loads see it. */
+template <class T>
+DG_HD void store(T* p, T v) {
+#if DG_ON_DEVICE
+    *reinterpret_cast<volatile T*>(p) = v;
+#else
+    __atomic_store_n(p, v, __ATOMIC_SEQ_CST);
+#endif
+}
+
+/** Orders this thread's memory accesses for every thread of the device. */
+DG_HD void fence_device() {
+#if DG_ON_DEVICE
+    __threadfence();
+#else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
 /** Orders this thread's memory accesses for every observer, the host included. */
 DG_HD void fence_system() {
 #if DG_ON_DEVICE

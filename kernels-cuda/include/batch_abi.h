@@ -69,8 +69,11 @@
  *                          n * that always suffices. 0 for expand_* (they write the slots
  *                          directly); sign_keyed_ and verify_keyed_ need as much as sign_ and
  *                          verify_ (an uncached task expands its key there)
- * scratch is ABI_SCRATCH_WORDS zeroed 32-bit words (the host clears them before each launch);
- * scratch[ABI_SCRATCH_NEXT_TASK] is the counter the workers take task indices from.
+ * scratch is ABI_SCRATCH_WORDS 32-bit words, zero when a launch starts: the host clears them once,
+ * and every launch that runs to its end leaves them zero (its last worker resets them), so that
+ * launches in stream order may share them; after a failed launch the host clears them again.
+ * scratch[ABI_SCRATCH_NEXT_TASK] is the counter the workers take task indices from,
+ * scratch[ABI_SCRATCH_EXITED] counts the workers that have finished.
  *
  * Workers and workspace: every warp of the grid is one worker (TASKS = warps per block) that
  * runs tasks one after another. Worker w owns workspace bytes [w * WORKSPACE, (w+1) * WORKSPACE);
@@ -102,6 +105,7 @@
 
 #define ABI_SCRATCH_WORDS  64
 #define ABI_SCRATCH_NEXT_TASK 0
+#define ABI_SCRATCH_EXITED    1
 
 #define ABI_STATUS_OK          0  /* keys made, signature made, or signature valid */
 #define ABI_STATUS_REJECTED    1  /* verify: not a valid signature */

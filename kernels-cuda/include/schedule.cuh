@@ -12,6 +12,8 @@
  * Worker w uses workspace bytes [w * WS, (w + 1) * WS), WS = Task::WS_WORDS * 4; workers with
  * w >= n exit at once, so at most min(n, grid * warps) slices are touched. Before exiting, a
  * worker zeroes its workspace slice and its shared memory (they held secret-derived values).
+ * The last worker to exit sets the scratch counters back to zero, so the next launch on the same
+ * scratch needs no memset from the host (a driver call less per launch).
  */
 #ifndef DILITHIUMGPU_SCHEDULE_CUH
 #define DILITHIUMGPU_SCHEDULE_CUH
@@ -56,14 +58,16 @@ constexpr int SIGN_BLOCK_THREADS = 32;
 #define DG_SIGN_BLOCKS_PER_SM (4 * DG_BLOCKS_PER_SM)
 
 /*
- * One worker's part of a launch: takes task indices from *next_task until the batch has none
- * left, runs each and writes its status (for a task type whose STATUS_PUBLISHES, after its
- * outputs at system scope); then zeroes its workspace slice and shared memory.
+ * One worker's part of a launch of `workers` workers (min(n, grid * warps)): takes task indices
+ * from the scratch counter until the batch has none left, runs each and writes its status (for a
+ * task type whose STATUS_PUBLISHES, after its outputs at system scope); then zeroes its workspace
+ * slice and shared memory, and, the last of the workers to get there, the scratch counters.
  * Runs on the host too, one emulated warp each (the host tests).
  */
 template <class Task>
-DG_HD void worker_loop(const typename Task::Args& args, uint8_t* status, int n, uint32_t* next_task,
+DG_HD void worker_loop(const typename Task::Args& args, uint8_t* status, int n, int workers, uint32_t* scratch,
                        WarpShared& sh, int32_t* ws, const int32_t* zt) {
+    uint32_t* next_task = &scratch[ABI_SCRATCH_NEXT_TASK];
     DG_NO_UNROLL
     for (;;) {
         const int task = warp::lane0([&] { return (int)atomic::add(next_task, 1u); });
@@ -87,6 +91,16 @@ DG_HD void worker_loop(const typename Task::Args& args, uint8_t* status, int n, 
     warp_zero_words(ws, Task::WS_WORDS);
     uint32_t* shw = reinterpret_cast<uint32_t*>(&sh);
     for (unsigned i = warp::lane(); i < sizeof(WarpShared) / 4; i += 32) shw[i] = 0;
+    // Every worker's last take from the counter is ordered before its count of the exits, so the
+    // last to count has seen every take: no worker of this launch touches the counter afterwards.
+    warp::lane0([&] {
+        atomic::fence_device();
+        if (atomic::add(&scratch[ABI_SCRATCH_EXITED], 1u) == (uint32_t)(workers - 1)) {
+            atomic::store(next_task, 0u);
+            atomic::store(&scratch[ABI_SCRATCH_EXITED], 0u);
+        }
+        return 0;
+    });
 }
 
 #if defined(__CUDACC__)
@@ -108,7 +122,9 @@ __device__ __forceinline__ void run_persistent(const typename Task::Args& args, 
     if (worker >= n) return;
     const long long slice_bytes = (long long)Task::WS_WORDS * 4;
     int32_t* ws = reinterpret_cast<int32_t*>(workspace + worker * slice_bytes);
-    worker_loop<Task>(args, status, n, &scratch[ABI_SCRATCH_NEXT_TASK], sh, ws, zt);
+    const long long grid_workers = (long long)gridDim.x * warps;
+    const int workers = (int)(grid_workers < n ? grid_workers : n);
+    worker_loop<Task>(args, status, n, workers, scratch, sh, ws, zt);
 }
 #endif
 

@@ -521,12 +521,16 @@ std::vector<uint8_t> emulate_launch(const typename T::Args& args, int n, int war
     std::vector<WarpShared> shared(workers);
     std::vector<int32_t> ws((size_t)workers * T::WS_WORDS, 0x5A5A5A5A);
     std::vector<uint8_t> status(n, 0xEE);
-    uint32_t next = 0;
+    std::vector<uint32_t> scratch(ABI_SCRATCH_WORDS, 0);
     dgtest::run_warps(workers, [&](int w) {
-        worker_loop<T>(args, status.data(), n, &next, shared[w], ws.data() + (size_t)w * T::WS_WORDS, zeta_table());
+        worker_loop<T>(args, status.data(), n, workers, scratch.data(), shared[w], ws.data() + (size_t)w * T::WS_WORDS,
+                       zeta_table());
     }, shuffle);
-    CHECK(next == (uint32_t)(n + workers), "each worker took tasks until none was left: counter %u, %d tasks, %d workers",
-          next, n, workers);
+    CHECK(std::none_of(status.begin(), status.end(), [](uint8_t v) { return v == 0xEE; }),
+          "every task was taken: %d tasks, %d workers", n, workers);
+    CHECK(std::all_of(scratch.begin(), scratch.end(), [](uint32_t v) { return v == 0; }),
+          "the last worker left the scratch counters zero for the next launch: %u, %u (%d tasks, %d workers)",
+          scratch[ABI_SCRATCH_NEXT_TASK], scratch[ABI_SCRATCH_EXITED], n, workers);
     CHECK(std::all_of(ws.begin(), ws.end(), [](int32_t v) { return v == 0; }),
           "every workspace slice is zero after the launch");
     return status;

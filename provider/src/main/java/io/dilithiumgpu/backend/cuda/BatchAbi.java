@@ -24,10 +24,15 @@ final class BatchAbi {
     /** {@code ABI_CFG_WORKSPACE}: bytes of global workspace per worker (a warp running tasks in turn). */
     static final int CFG_WORKSPACE = 4;
 
-    /** {@code ABI_SCRATCH_WORDS}: zeroed 32-bit words the host hands every launch. */
+    /**
+     * {@code ABI_SCRATCH_WORDS}: 32-bit words zero at every launch's start; the host clears them
+     * once, and after a failed launch, and every launch that ends leaves them zero.
+     */
     static final int SCRATCH_WORDS = 64;
     /** {@code ABI_SCRATCH_NEXT_TASK}: the scratch word workers take task indices from. */
     static final int SCRATCH_NEXT_TASK = 0;
+    /** {@code ABI_SCRATCH_EXITED}: the scratch word that counts the workers that have finished. */
+    static final int SCRATCH_EXITED = 1;
 
     /** {@code ABI_STATUS_*}, identical to {@link TaskStatus}. */
     static final byte STATUS_OK = TaskStatus.OK;

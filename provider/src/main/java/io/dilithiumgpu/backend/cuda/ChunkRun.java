@@ -74,6 +74,7 @@ final class ChunkRun {
             if (run.layout.hasSecrets()) {
                 slot.wipe(run.layout, run.kernel, run.where, e, c.plan.sleep());
             }
+            slot.clearScratch(run.where, e);
             throw e;
         }
     }
@@ -91,7 +92,12 @@ final class ChunkRun {
      */
     void finish(CudaStats stats, Runnable outputsReady) {
         if (keyed != null) {
-            keyed.finish(stats, outputsReady);
+            try {
+                keyed.finish(stats, outputsReady);
+            } catch (RuntimeException | Error e) {
+                slot.clearScratch(where, e);
+                throw e;
+            }
             return;
         }
         Chunk c = chunk;
@@ -117,6 +123,7 @@ final class ChunkRun {
             outputsReady.run();
         } catch (RuntimeException | Error e) {
             failure = e;
+            slot.clearScratch(where, e);
             throw e;
         } finally {
             long wipeStart = System.nanoTime();

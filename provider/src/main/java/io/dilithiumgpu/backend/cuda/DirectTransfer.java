@@ -52,9 +52,10 @@ final class DirectTransfer implements RecordTransfer {
             }
         }, c.plan.ordered(), run.uploadDone, run.where);
         // A published chunk's statuses go to the slot's mapped pinned block, not the device block.
-        slot.resetStatusAndScratch(layout, run.where, outputs == null);
-        if (outputs != null) {
-            StreamSlot.fill(slot.host(), layout.status().offset(), c.count, StreamSlot.UNWRITTEN);
+        if (outputs == null) {
+            slot.markStatusUnwritten(layout.status().offset(), layout.tasks(), run.where);
+        } else {
+            StreamSlot.markUnwritten(slot.host(), layout.status().offset(), c.count);
         }
     }
 

@@ -326,7 +326,7 @@ final class KeyedRun {
                                     slot.stream()));
                 }
             }
-            slot.resetStatusAndScratch(status.offset(), m, at);
+            slot.markStatusUnwritten(status.offset(), m, at);
             slot.launch(region.kernels.expand(secret),
                     new CUdeviceptr[] {device(keyPart), device(slotOf), region.base(), device(status)}, m, at);
             CudaCall.check("cuMemcpyDtoHAsync(expand status, " + at + ")",
@@ -416,7 +416,7 @@ final class KeyedRun {
         published = signaturesAt != null && order == null;
         boolean statusMapped = signaturesAt != null || c.op == Operation.VERIFY;
         if (statusMapped) {
-            StreamSlot.fill(slot.host(), status.offset(), n, StreamSlot.UNWRITTEN);
+            StreamSlot.markUnwritten(slot.host(), status.offset(), n);
         }
         packed = System.nanoTime();
         if (inputs != Inputs.IN_PLACE) {
@@ -434,10 +434,8 @@ final class KeyedRun {
                 }
             }, c.plan.ordered(), c.plan.ordered() || secret ? slot.uploadEvent(c.plan.sleep()) : null, where);
         }
-        if (statusMapped) {
-            slot.resetScratch(where);
-        } else {
-            slot.resetStatusAndScratch(status.offset(), n, where);
+        if (!statusMapped) {
+            slot.markStatusUnwritten(status.offset(), n, where);
         }
         CUdeviceptr none = new CUdeviceptr();
         CUdeviceptr keysAt = tasks.uncachedRecords() > 0 ? device(keyPart) : none;

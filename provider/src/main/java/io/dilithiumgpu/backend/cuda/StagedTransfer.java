@@ -27,17 +27,15 @@ final class StagedTransfer implements RecordTransfer {
         // them, in place of a device memset.
         boolean statusStaged = layout.outputOffset() == layout.status().offset();
         if (statusStaged) {
-            StreamSlot.fill(slot.host(), layout.status().offset(), c.count, StreamSlot.UNWRITTEN);
+            StreamSlot.markUnwritten(slot.host(), layout.status().offset(), c.count);
         }
         long bytes = statusStaged ? layout.totalBytes() : layout.inputBytes();
         run.packed = System.nanoTime();
         slot.submitCopies(on -> CudaCall.check("cuMemcpyHtoDAsync(" + bytes + " bytes, " + run.where + ")",
                         () -> JCudaDriver.cuMemcpyHtoDAsync(slot.deviceBlock(), slot.hostBlock(), bytes, on)),
                 c.plan.ordered(), run.uploadDone, run.where);
-        if (statusStaged) {
-            slot.resetScratch(run.where);
-        } else {
-            slot.resetStatusAndScratch(layout, run.where, true);
+        if (!statusStaged) {
+            slot.markStatusUnwritten(layout.status().offset(), layout.tasks(), run.where);
         }
     }
 

@@ -43,6 +43,11 @@ final class StreamSlot implements AutoCloseable {
     private static final byte[] ZEROS = new byte[1 << 16];
     /** Status the host writes before a launch; no kernel writes it, so it marks a skipped task. */
     static final byte UNWRITTEN = (byte) 0xFF;
+    private static final byte[] UNWRITTENS = new byte[1 << 12];
+
+    static {
+        java.util.Arrays.fill(UNWRITTENS, UNWRITTEN);
+    }
 
     private final DeviceContext device;
     private final int index;
@@ -164,11 +169,13 @@ final class StreamSlot implements AutoCloseable {
                 () -> JCudaDriver.cuMemsetD8Async(deviceBlock, (byte) 0, blockBytes, stream));
         CudaCall.check("cuMemsetD8Async(clear workspace, " + where + ")",
                 () -> JCudaDriver.cuMemsetD8Async(workspace, (byte) 0, workspaceBytes, stream));
+        CudaCall.check("cuMemsetD32Async(clear scratch, " + where + ")",
+                () -> JCudaDriver.cuMemsetD32Async(scratch, 0, BatchAbi.SCRATCH_WORDS, stream));
         CudaCall.check("cuStreamSynchronize(" + where + ")", () -> JCudaDriver.cuStreamSynchronize(stream));
     }
 
     /** The memories of a slot, for {@link #read}. */
-    enum Memory { HOST_BLOCK, DEVICE_BLOCK, WORKSPACE }
+    enum Memory { HOST_BLOCK, DEVICE_BLOCK, WORKSPACE, SCRATCH }
 
     /**
      * Copies {@code length} bytes at {@code offset} out of one of the slot's memories: the
@@ -190,7 +197,11 @@ final class StreamSlot implements AutoCloseable {
             host.duplicate().get(Math.toIntExact(offset), out, 0, length);
             return out;
         }
-        CUdeviceptr base = memory == Memory.DEVICE_BLOCK ? deviceBlock : workspace;
+        CUdeviceptr base = switch (memory) {
+            case DEVICE_BLOCK -> deviceBlock;
+            case WORKSPACE -> workspace;
+            default -> scratch;
+        };
         String where = where("inspecting");
         device.bind(where);
         CudaCall.check("cuStreamSynchronize(" + where + ")", () -> JCudaDriver.cuStreamSynchronize(stream));
@@ -304,32 +315,26 @@ final class StreamSlot implements AutoCloseable {
     }
 
     /**
-     * Marks the chunk's status bytes in the device block unwritten (when the kernel writes them
-     * there) and zeroes the scratch words.
+     * Marks {@code tasks} status bytes at {@code statusOffset} of the device block unwritten,
+     * before a launch that writes its statuses there. The scratch words need nothing: every
+     * launch leaves them zero for the next (batch_abi.h).
      */
-    void resetStatusAndScratch(BatchLayout layout, String where, boolean statusOnDevice) {
-        if (statusOnDevice) {
-            resetStatusAndScratch(layout.status().offset(), layout.tasks(), where);
-            return;
-        }
-        resetScratch(where);
-    }
-
-    /** Zeroes the scratch words, before a launch that publishes its statuses into host memory. */
-    void resetScratch(String where) {
-        CudaCall.check("cuMemsetD32Async(scratch, " + where + ")",
-                () -> JCudaDriver.cuMemsetD32Async(scratch, 0, BatchAbi.SCRATCH_WORDS, stream));
+    void markStatusUnwritten(long statusOffset, int tasks, String where) {
+        CudaCall.check("cuMemsetD8Async(status, " + where + ")",
+                () -> JCudaDriver.cuMemsetD8Async(deviceBlock.withByteOffset(statusOffset), UNWRITTEN, tasks, stream));
     }
 
     /**
-     * Marks {@code tasks} status bytes at {@code statusOffset} of the device block unwritten and
-     * zeroes the scratch words, before a launch that writes its statuses there.
+     * Zeroes the scratch words after a failed chunk, whose launch may not have run to the end
+     * that resets them; a failure to queue it is added to {@code inFlight}.
      */
-    void resetStatusAndScratch(long statusOffset, int tasks, String where) {
-        CudaCall.check("cuMemsetD8Async(status, " + where + ")",
-                () -> JCudaDriver.cuMemsetD8Async(deviceBlock.withByteOffset(statusOffset), UNWRITTEN, tasks, stream));
-        CudaCall.check("cuMemsetD32Async(scratch, " + where + ")",
-                () -> JCudaDriver.cuMemsetD32Async(scratch, 0, BatchAbi.SCRATCH_WORDS, stream));
+    void clearScratch(String where, Throwable inFlight) {
+        try {
+            CudaCall.check("cuMemsetD32Async(scratch, " + where + ")",
+                    () -> JCudaDriver.cuMemsetD32Async(scratch, 0, BatchAbi.SCRATCH_WORDS, stream));
+        } catch (BackendException e) {
+            inFlight.addSuppressed(e);
+        }
     }
 
     /**
@@ -470,20 +475,23 @@ final class StreamSlot implements AutoCloseable {
         }
     }
 
-    /** Fills {@code length} bytes at {@code offset} with {@code value} (a short run). */
-    static void fill(ByteBuffer buffer, long offset, int length, byte value) {
-        byte[] bytes = new byte[length];
-        java.util.Arrays.fill(bytes, value);
-        buffer.put(Math.toIntExact(offset), bytes);
+    /** Marks {@code length} status bytes at {@code offset} {@link #UNWRITTEN}. */
+    static void markUnwritten(ByteBuffer buffer, long offset, long length) {
+        repeat(buffer, offset, length, UNWRITTENS);
     }
 
     static void zero(ByteBuffer buffer, long offset, long length) {
+        repeat(buffer, offset, length, ZEROS);
+    }
+
+    /** Writes {@code length} bytes at {@code offset}, each the byte that fills {@code run}. */
+    private static void repeat(ByteBuffer buffer, long offset, long length, byte[] run) {
         ByteBuffer b = buffer.duplicate();
         int at = Math.toIntExact(offset);
         long left = length;
         while (left > 0) {
-            int n = (int) Math.min(left, ZEROS.length);
-            b.put(at, ZEROS, 0, n);
+            int n = (int) Math.min(left, run.length);
+            b.put(at, run, 0, n);
             at += n;
             left -= n;
         }

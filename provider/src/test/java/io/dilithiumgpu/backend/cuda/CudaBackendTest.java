@@ -575,6 +575,9 @@ class CudaBackendTest extends GpuBesideCpu {
                 assertArrayEquals(new byte[workspace], slot.read(StreamSlot.Memory.WORKSPACE, 0, workspace),
                         op + " workspace left on the device");
             }
+            int scratch = 4 * BatchAbi.SCRATCH_WORDS;
+            assertArrayEquals(new byte[scratch], slot.read(StreamSlot.Memory.SCRATCH, 0, scratch),
+                    op + ": the launches left the scratch counters nonzero for the next");
         }
         assertTrue(witnessSeen, "no slot holds " + witness + ": the inspection reads the wrong memory");
     }

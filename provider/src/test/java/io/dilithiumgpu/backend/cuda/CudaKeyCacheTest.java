@@ -319,6 +319,12 @@ class CudaKeyCacheTest extends GpuBesideCpu {
             expectedStatus[3] = TaskStatus.REJECTED;
             assertArrayEquals(expectedStatus, gpuVerify(p, n, pks, mus, sigs, pc), "mixed verify round " + round);
         }
+        // Expansions, keyed launches and plain ones, one after another on the same slots: each
+        // left the task counters zero for the next.
+        int scratch = 4 * BatchAbi.SCRATCH_WORDS;
+        for (StreamSlot slot : gpu.openDevices().slots()) {
+            assertArrayEquals(new byte[scratch], slot.read(StreamSlot.Memory.SCRATCH, 0, scratch), slot.where("scratch"));
+        }
     }
 
     /**
