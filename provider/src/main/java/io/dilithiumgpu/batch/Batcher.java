@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import javax.management.JMException;
@@ -295,6 +296,20 @@ public final class Batcher implements Engine, AutoCloseable {
         requireLength(rnd, params.rndBytes(), "rnd");
         return submit(lane(Operation.SIGN, params), new SignBatch.Request(Objects.requireNonNull(key, "key"), cache,
                 mu, rnd));
+    }
+
+    /**
+     * {@inheritDoc} The rnd is drawn with the other rnds of the request's batch, on the batch
+     * thread, when the batch loads.
+     *
+     * @throws IllegalArgumentException when μ has the wrong length
+     */
+    @Override
+    public CompletableFuture<byte[]> signDrawing(ParameterSet params, SigningKey key, PrivateKeyCache cache,
+                                                 byte[] mu, Consumer<byte[]> random) {
+        requireLength(mu, ParameterSet.MU_BYTES, "mu");
+        return submit(lane(Operation.SIGN, params), new SignBatch.Request(Objects.requireNonNull(key, "key"), cache,
+                mu, Objects.requireNonNull(random, "random")));
     }
 
     private CompletableFuture<byte[]> sign(ParameterSet params, byte[] privateKey, PrivateKeyCache cache,

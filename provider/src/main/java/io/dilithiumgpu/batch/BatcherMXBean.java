@@ -63,14 +63,18 @@ public interface BatcherMXBean {
     long getDeliveredCount();
 
     /**
-     * Summed over requests that a blocking call awaited (every JCA {@code sign}, {@code verify}
-     * and key generation): from the batch thread completing the request's future until the
+     * Summed over a sample of the requests that a blocking call awaited (JCA {@code sign},
+     * {@code verify} and key generation; see {@link #getCallerWakeCount()}): from the batch thread
+     * completing the request's future until the
      * waiting thread ran again. With thousands of virtual-thread callers this is the scheduler's
      * share of the round trip.
      */
     long getCallerWakeNanos();
 
-    /** Requests counted in {@link #getCallerWakeNanos()}. */
+    /**
+     * Requests counted in {@link #getCallerWakeNanos()}: the first 1,024 awaited, then one in 16
+     * drawn at random; the sum over the count is the mean wake-up.
+     */
     long getCallerWakeCount();
 
     /** Requests queued now, not yet in a batch. */

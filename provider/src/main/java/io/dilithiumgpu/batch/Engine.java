@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.security.InvalidKeyException;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * The one way in from the JCA SPIs and the async API to the backends: single operations in,
@@ -83,6 +84,19 @@ public interface Engine {
             return CompletableFuture.failedFuture(new InvalidKeyException(SignBatch.destroyedKey(params)));
         }
         return signInPlace(params, sk, cache, mu, rnd);
+    }
+
+    /**
+     * {@link #signInPlace(ParameterSet, SigningKey, PrivateKeyCache, byte[], byte[])} with rnd drawn
+     * from {@code random} (which fills the array it is given with fresh random bytes, from any
+     * thread) instead of handed over: a batcher draws the rnds of a batch's requests at once, when
+     * the batch loads. By default drawn now.
+     */
+    default CompletableFuture<byte[]> signDrawing(ParameterSet params, SigningKey key, PrivateKeyCache cache,
+                                                  byte[] mu, Consumer<byte[]> random) {
+        byte[] rnd = new byte[params.rndBytes()];
+        random.accept(rnd);
+        return signInPlace(params, key, cache, mu, rnd);
     }
 
     /**

@@ -51,10 +51,15 @@ final class Records {
 
     /** Copies {@code record} (exactly one record long) into record {@code slot}. */
     void put(int slot, byte[] record) {
+        put(slot, record, 0);
+    }
+
+    /** Copies one record's bytes of {@code from}, at {@code offset}, into record {@code slot}. */
+    void put(int slot, byte[] from, int offset) {
         if (array != null) {
-            System.arraycopy(record, 0, array, slot * recordBytes, recordBytes);
+            System.arraycopy(from, offset, array, slot * recordBytes, recordBytes);
         } else {
-            view.put(slot * recordBytes, record, 0, recordBytes);
+            view.put(slot * recordBytes, from, offset, recordBytes);
         }
     }
 

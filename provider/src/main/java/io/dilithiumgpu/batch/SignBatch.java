@@ -11,6 +11,7 @@ import io.dilithiumgpu.core.PrivateKeyCache;
 
 import java.security.InvalidKeyException;
 import java.util.Arrays;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
 
 /**
@@ -28,6 +29,10 @@ final class SignBatch extends Batch {
     private final Records mus;
     private final Records rnds;
     private final Records signatures;
+    /** The records whose rnd the batch draws itself, from {@link #drawFrom}, before it runs. */
+    private final int[] toDraw;
+    private int drawCount;
+    private Consumer<byte[]> drawFrom;
 
     SignBatch(ParameterSet params, int capacity, LongFunction<HostBuffer> allocator) {
         super(params, capacity, allocator);
@@ -37,6 +42,7 @@ final class SignBatch extends Batch {
         this.mus = records(ParameterSet.MU_BYTES);
         this.rnds = records(params.rndBytes());
         this.signatures = records(params.signatureBytes());
+        this.toDraw = new int[capacity];
     }
 
     /** A signature of μ; completes with the signature or fails with {@link InvalidKeyException}. */
@@ -46,7 +52,10 @@ final class SignBatch extends Batch {
         private final SigningKey key;
         private final PrivateKeyCache cache;
         private final byte[] mu;
+        /** The rnd handed over, or null when {@link #random} draws it. */
         private final byte[] rnd;
+        /** Where the batch draws the rnd from when the request carries none, or null. */
+        private final Consumer<byte[]> random;
 
         /** All three are copied; lengths are checked by the caller. */
         Request(byte[] privateKey, byte[] mu, byte[] rnd) {
@@ -64,6 +73,7 @@ final class SignBatch extends Batch {
             this.cache = cache;
             this.mu = copy ? mu.clone() : mu;
             this.rnd = copy ? rnd.clone() : rnd;
+            this.random = null;
         }
 
         /**
@@ -71,11 +81,25 @@ final class SignBatch extends Batch {
          * rnd handed over (zeroed once read), as for an in-place request.
          */
         Request(SigningKey key, PrivateKeyCache cache, byte[] mu, byte[] rnd) {
+            this(key, cache, mu, rnd, null);
+        }
+
+        /**
+         * As {@link #Request(SigningKey, PrivateKeyCache, byte[], byte[])}, with the rnd drawn by
+         * the batch from {@code random} when it loads: the rnds of a batch's requests that name one
+         * source come from one draw, on the batch thread.
+         */
+        Request(SigningKey key, PrivateKeyCache cache, byte[] mu, Consumer<byte[]> random) {
+            this(key, cache, mu, null, random);
+        }
+
+        private Request(SigningKey key, PrivateKeyCache cache, byte[] mu, byte[] rnd, Consumer<byte[]> random) {
             this.privateKey = null;
             this.key = key;
             this.cache = cache;
             this.mu = mu;
             this.rnd = rnd;
+            this.random = random;
         }
 
         @Override
@@ -83,7 +107,9 @@ final class SignBatch extends Batch {
             if (privateKey != null) {
                 Arrays.fill(privateKey, (byte) 0);
             }
-            Arrays.fill(rnd, (byte) 0);
+            if (rnd != null) {
+                Arrays.fill(rnd, (byte) 0);
+            }
         }
     }
 
@@ -109,12 +135,49 @@ final class SignBatch extends Batch {
         caches[slot] = r.cache;
         keySources[slot] = r.key;
         mus.put(slot, r.mu);
-        rnds.put(slot, r.rnd);
+        if (r.rnd != null) {
+            rnds.put(slot, r.rnd);
+        } else if (drawCount == 0 || r.random == drawFrom) {
+            drawFrom = r.random;
+            toDraw[drawCount++] = slot;
+        } else {
+            byte[] rnd = new byte[params.rndBytes()];
+            r.random.accept(rnd);
+            rnds.put(slot, rnd);
+            Arrays.fill(rnd, (byte) 0);
+        }
         return true;
     }
 
+    /**
+     * Draws the rnds the requests left to the batch: one call of their source for up to
+     * {@value #DRAW_BYTES} bytes, where each caller drawing its own would pay the source's lock and
+     * fixed cost, on a cache line that moves between cores with the callers.
+     */
+    private void drawRnds() {
+        int size = params.rndBytes();
+        int perDraw = Math.max(1, DRAW_BYTES / size);
+        for (int first = 0; first < drawCount; first += perDraw) {
+            int count = Math.min(perDraw, drawCount - first);
+            byte[] drawn = new byte[count * size];
+            drawFrom.accept(drawn);
+            for (int i = 0; i < count; i++) {
+                rnds.put(toDraw[first + i], drawn, i * size);
+            }
+            Arrays.fill(drawn, (byte) 0);
+        }
+        drawCount = 0;
+        drawFrom = null;
+    }
+
+    /** The most bytes one draw asks of a request's random source. */
+    private static final int DRAW_BYTES = 4096;
+
     @Override
     void run(Backend backend, int n, TaskListener early) {
+        if (drawCount > 0) {
+            drawRnds();  // once: a rerun on the CPU after a backend failure signs with the same rnds
+        }
         if (privateKeys.inHost()) {
             backend.run(BatchRecords.sign(params, n, privateKeys.host(), mus.host(), rnds.host(), signatures.host(),
                     status).withCaches(caches, keySources).withListener(early));
@@ -146,5 +209,7 @@ final class SignBatch extends Batch {
         rnds.zero(n);
         Arrays.fill(caches, 0, n, null);
         Arrays.fill(keySources, 0, n, null);
+        drawCount = 0;
+        drawFrom = null;
     }
 }

@@ -100,7 +100,11 @@ public final class Router implements RouterMXBean {
     private final CallCounter directCount;
     private final CallCounter batchCount;
     private final CallCounter jdkCount;
-    private final CallCounter endedCount;
+    /**
+     * Calls started that did not run after all ({@link #cancelled}); the calls that ended are
+     * counted by their operation's and set's trial, one counter a call.
+     */
+    private final CallCounter cancelledCount;
     /** Threads that ran a direct call since the sampling interval began (each counted once, see {@link #countCaller}). */
     private final CallCounter callersNow;
     /** The sampling interval a thread last counted itself in, per thread (per caller, in a test). */
@@ -176,7 +180,7 @@ public final class Router implements RouterMXBean {
         this.directCount = new CallCounter(cores);
         this.batchCount = new CallCounter(cores);
         this.jdkCount = new CallCounter(cores);
-        this.endedCount = new CallCounter(cores);
+        this.cancelledCount = new CallCounter(cores);
         this.callersNow = new CallCounter(cores);
         this.estimates = new Estimate[2][ParameterSet.values().length][3];
         for (Estimate[][] byOp : estimates) {
@@ -401,7 +405,7 @@ public final class Router implements RouterMXBean {
         if (route != Route.BATCH) {
             directRunning.decrementAndGet();
         }
-        endedCount.increment();
+        cancelledCount.increment();
     }
 
     /**
@@ -422,7 +426,6 @@ public final class Router implements RouterMXBean {
     public void ended(Operation op, ParameterSet p, Route route, long startedNanos, long readyNanos) {
         long now = clock.getAsLong();
         long took = (readyNanos != 0 && readyNanos - startedNanos > 0 ? readyNanos : now) - startedNanos;
-        endedCount.increment();
         if (route == Route.BATCH && readyNanos != 0 && now - readyNanos > SAMPLE_NANOS) {
             starvedAt = now;
         }
@@ -530,7 +533,7 @@ public final class Router implements RouterMXBean {
     private void sample(long now) {
         long last = sampledAt.get();
         if (now - last > SAMPLE_NANOS && sampledAt.compareAndSet(last, now)) {
-            long ended = endedCount.sum();
+            long ended = cancelledCount.sum() + sumOverTrials(SaturationTrial::endedCount);
             long started = directCount.sum() + batchCount.sum() + jdkCount.sum();
             long callers = callersNow.sumThenReset();
             interval++;

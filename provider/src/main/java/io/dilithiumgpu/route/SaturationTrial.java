@@ -97,6 +97,11 @@ final class SaturationTrial {
         ended.increment();
     }
 
+    /** The calls of this operation and set that have ended. */
+    long endedCount() {
+        return ended.sum();
+    }
+
     /** The route every call takes now ({@link Route#DIRECT} or {@link Route#BATCH}), or null: the rule decides. */
     Route imposed() {
         return imposed;

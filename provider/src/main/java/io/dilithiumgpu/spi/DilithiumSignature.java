@@ -27,6 +27,7 @@ import java.security.spec.AlgorithmParameterSpec;
 import java.security.spec.InvalidParameterSpecException;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * One Signature SPI for all services: pure ML-DSA (FIPS 204 Algorithms 2/3), HashML-DSA (Algorithms
@@ -290,8 +291,12 @@ public final class DilithiumSignature extends SignatureSpi {
             if (rndFromKey()) {
                 sk = expandedKey();
                 rnd = Scheme.deterministicRnd(params, sk, 0, mu, 0);
-            } else {
+            } else if (route == Route.DIRECT || random != null) {
                 rnd = drawnRnd();
+            } else {
+                // The default randomness: the batch draws its requests' rnds at once.
+                request = Engines.shared().signDrawing(params, signingKey, privateKey.cache(), mu, DRAW_DEFAULT);
+                return EngineCalls.await(request, params, " signing", SignatureException::new);
             }
             if (route == Route.DIRECT) {
                 if (sk == null) {
@@ -374,6 +379,9 @@ public final class DilithiumSignature extends SignatureSpi {
             throw new SignatureException(params + " private key was destroyed after initSign", e);
         }
     }
+
+    /** Fills an array from the provider's default randomness, for a batch to draw its requests' rnds at once. */
+    private static final Consumer<byte[]> DRAW_DEFAULT = DefaultRandom::nextBytes;
 
     /** Whether rnd (round 3.1: ρ′) derives from the key and μ rather than being drawn. */
     private boolean rndFromKey() {

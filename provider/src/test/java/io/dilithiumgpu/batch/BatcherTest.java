@@ -292,6 +292,71 @@ class BatcherTest {
     }
 
     /**
+     * Requests that leave their rnd to the batch ({@link Batcher#signDrawing}) get it from one draw
+     * of their source per batch, in the order they loaded, and keep it when the batch reruns on the
+     * CPU after the primary failed; a request naming another source draws its own.
+     */
+    @Test
+    void rndsLeftToTheBatchAreDrawnAtOnceAndKeptForARerun() throws Exception {
+        ParameterSet p = ParameterSet.ML_DSA_65;
+        SpyBackend gpu = new SpyBackend(new CpuBackend(), "cuda", 16);
+        Batcher b = open(BatchConfig.builder().maxInFlight(1).build(), gpu, CpuBackend::new);
+        Fixtures.KeyPair kp = keys(p);
+        List<Integer> draws = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Integer> otherDraws = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.function.Consumer<byte[]> pattern = out -> {
+            draws.add(out.length);
+            for (int k = 0; k < out.length; k++) {
+                out[k] = (byte) (7 * k + 1);
+            }
+        };
+        java.util.function.Consumer<byte[]> other = out -> {
+            otherDraws.add(out.length);
+            java.util.Arrays.fill(out, (byte) 0x5A);
+        };
+        SigningKey key = (dst, offset) -> {
+            dst.put(offset, kp.sk, 0, kp.sk.length);
+            return true;
+        };
+        int n = 5;
+        int size = p.rndBytes();
+        assertTimeoutPreemptively(GENEROUS, () -> {
+            CompletableFuture<byte[]> first = signHeld(gpu, b, p, kp);
+            gpu.fail(2, "device lost");  // the held batch and the next fail on the primary and rerun
+            List<CompletableFuture<byte[]>> drawn = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                drawn.add(b.signDrawing(p, key, null, mu(p, kp.tr, message(i)), pattern));
+                if (i == 2) {
+                    drawn.add(b.signDrawing(p, key, null, mu(p, kp.tr, message(9)), other));
+                }
+            }
+            assertTrue(draws.isEmpty() && otherDraws.isEmpty(), "nothing drawn before the batch loads");
+            gpu.release();
+            first.join();
+            for (CompletableFuture<byte[]> f : drawn) {
+                f.join();
+            }
+            assertEquals(List.of(n * size), draws, "one draw for the requests of one source, none for the rerun");
+            assertEquals(List.of(size), otherDraws, "a request of another source draws its own");
+            for (int i = 0, j = 0; i < drawn.size(); i++) {
+                byte[] rnd = new byte[size];
+                int m = i == 3 ? 9 : j;
+                if (i == 3) {
+                    java.util.Arrays.fill(rnd, (byte) 0x5A);
+                } else {
+                    for (int k = 0; k < size; k++) {
+                        rnd[k] = (byte) (7 * (j * size + k) + 1);
+                    }
+                    j++;
+                }
+                byte[] expected = b.sign(p, kp.sk, mu(p, kp.tr, message(m)), rnd).join();
+                assertArrayEquals(expected, drawn.get(i).join(), "request " + i + " signed with its part of the draw");
+            }
+        });
+        assertEquals(1 + n + 1, b.metrics().getFallbackCount(), "every task of both batches reran");
+    }
+
+    /**
      * Each batch names what its key records were copied from: a signing request's
      * {@link SigningKey}, or none for one of key bytes; a verification's public-key array, the
      * caller's for an in-place request, its own copy otherwise. Records in host buffers, as the
