@@ -31,10 +31,8 @@ final class Estimate {
     private static final int SHIFT = 3;
     /**
      * Samples closer together than this are skipped, so that a busy route's callers do not all write
-     * here: every write sends the line away from each core that reads it at the next call, and a
-     * million calls a second read it (a sampled JCA profile of 4,096 callers on 16 cores put a tenth
-     * of the callers' time in the router's ends at a fifth of this gap). A direct signature takes
-     * longer, so one caller's are all sampled.
+     * here: each write takes the line from every core that reads it at its next call. A direct
+     * signature takes longer, so one caller's are all sampled.
      */
     private static final long MIN_GAP_NANOS = 100_000;
     private static final VarHandle OBSERVED_AT;
