@@ -91,11 +91,13 @@ DG_HD void worker_loop(const typename Task::Args& args, uint8_t* status, int n, 
     warp_zero_words(ws, Task::WS_WORDS);
     uint32_t* shw = reinterpret_cast<uint32_t*>(&sh);
     for (unsigned i = warp::lane(); i < sizeof(WarpShared) / 4; i += 32) shw[i] = 0;
-    // Every worker's last take from the counter is ordered before its count of the exits, so the
-    // last to count has seen every take: no worker of this launch touches the counter afterwards.
+    // Every worker's last take from the counter is ordered before its count of the exits (the
+    // fence before), and the last to count orders its resets after every count it has seen (the
+    // fence after): no worker of this launch touches the counter once it is reset.
     warp::lane0([&] {
         atomic::fence_device();
         if (atomic::add(&scratch[ABI_SCRATCH_EXITED], 1u) == (uint32_t)(workers - 1)) {
+            atomic::fence_device();
             atomic::store(next_task, 0u);
             atomic::store(&scratch[ABI_SCRATCH_EXITED], 0u);
         }
