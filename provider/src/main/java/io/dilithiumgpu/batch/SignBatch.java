@@ -22,6 +22,9 @@ import java.util.function.LongFunction;
  * {@code SigningKey} hold one key's bytes ({@link BatchRecords#keySources()}).
  */
 final class SignBatch extends Batch {
+    /** The most bytes one draw asks of a request's random source. */
+    private static final int DRAW_BYTES = 4096;
+
     private final Records privateKeys;
     private final PrivateKeyCache[] caches;
     /** The SigningKey each record's key was copied through, or null for a request of key bytes. */
@@ -169,9 +172,6 @@ final class SignBatch extends Batch {
         drawCount = 0;
         drawFrom = null;
     }
-
-    /** The most bytes one draw asks of a request's random source. */
-    private static final int DRAW_BYTES = 4096;
 
     @Override
     void run(Backend backend, int n, TaskListener early) {
