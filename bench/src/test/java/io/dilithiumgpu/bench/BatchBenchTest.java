@@ -145,7 +145,7 @@ class BatchBenchTest {
         @Override
         public void run(BatchRecords records) {
             if (records.op() != Operation.KEYGEN && !records.inHost()) {
-                calls.add(records.op() + (records.key() != null ? " one key"
+                calls.add(records.op() + (records.oneKey() ? " one key"
                         : records.privateKeyCaches() != null || records.publicKeyCaches() != null ? " caches"
                         : " plain"));
             }

@@ -3,6 +3,7 @@ package io.dilithiumgpu.kat;
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.HostBatches;
+import io.dilithiumgpu.backend.OneKeyRecords;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
@@ -47,6 +48,10 @@ final class FaultyBackend implements Backend {
     public void run(BatchRecords r) {
         if (r.inHost()) {
             HostBatches.run(this, r);
+            return;
+        }
+        if (r.oneKey()) {
+            OneKeyRecords.runExpanded(this, r);  // task by task below: a key record per task
             return;
         }
         ParameterSet p = r.params();

@@ -4,6 +4,7 @@ import io.dilithiumgpu.DilithiumGpuProvider;
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.HostBatches;
+import io.dilithiumgpu.backend.OneKeyRecords;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
@@ -53,6 +54,10 @@ final class JcaBackend implements Backend {
     public void run(BatchRecords r) {
         if (r.inHost()) {
             HostBatches.run(this, r);
+            return;
+        }
+        if (r.oneKey()) {
+            OneKeyRecords.runExpanded(this, r);  // task by task below: a key record per task
             return;
         }
         switch (r.op()) {

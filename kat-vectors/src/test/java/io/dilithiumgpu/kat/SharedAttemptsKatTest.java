@@ -61,7 +61,7 @@ class SharedAttemptsKatTest extends BackendKatTest {
             byte[] mus = r.array(1);
             byte[] rnds = r.array(2);
             byte[] sigs = r.array(3);
-            int skBytes = r.key() != null ? 0 : p.privateKeyBytes();
+            int skBytes = r.oneKey() ? 0 : p.privateKeyBytes();
             for (int i = 0; i < r.count(); i++) {
                 boolean signed = Scheme.sign(p, sks, i * skBytes, null, mus, i * ParameterSet.MU_BYTES, rnds,
                         i * p.rndBytes(), sigs, i * p.signatureBytes(), 3);

@@ -24,10 +24,11 @@ import java.util.Objects;
  * backend reads and writes only the first {@code n}. The factories check every length.
  *
  * <p>One-key records ({@link #sign(KeyHandle, int, byte[], byte[], byte[], byte[])},
- * {@link #verify(KeyHandle, int, byte[], byte[], byte[])} and their host-buffer forms) sign or
- * verify every task with one key: field 0 is then that key's single record, always on the heap
- * ({@link #array(int)} gives it, {@link #host(int)} gives null), and {@link #key()} is its handle,
- * whose cache stands for every task.
+ * {@link #verify(KeyHandle, int, byte[], byte[], byte[])}, the forms that take a key's record and
+ * cache, and their host-buffer forms) sign or verify every task with one key ({@link #oneKey()}):
+ * field 0 is then that key's single record, always on the heap ({@link #array(int)} gives it,
+ * {@link #host(int)} gives null), and its cache, the only entry of the caches, stands for every
+ * task; {@link #key()} is the handle, where one made them.
  *
  * <p>Immutable; the arrays and buffers it names are the caller's, and {@code with...} returns a
  * new instance naming the same ones.
@@ -42,18 +43,20 @@ public final class BatchRecords {
     private final PrivateKeyCache[] privateKeyCaches;
     private final PublicKeyCache[] publicKeyCaches;
     private final TaskListener listener;
+    private final boolean oneKey;
     private final KeyHandle key;
     private final Object[] keySources;
 
     private BatchRecords(ParameterSet params, Operation op, int n, byte[][] arrays, HostBuffer[] buffers,
                          byte[] status, PrivateKeyCache[] privateKeyCaches, PublicKeyCache[] publicKeyCaches,
                          TaskListener listener) {
-        this(params, op, n, arrays, buffers, status, privateKeyCaches, publicKeyCaches, listener, null, null);
+        this(params, op, n, arrays, buffers, status, privateKeyCaches, publicKeyCaches, listener, false, null, null);
     }
 
     private BatchRecords(ParameterSet params, Operation op, int n, byte[][] arrays, HostBuffer[] buffers,
                          byte[] status, PrivateKeyCache[] privateKeyCaches, PublicKeyCache[] publicKeyCaches,
-                         TaskListener listener, KeyHandle key, Object[] keySources) {
+                         TaskListener listener, boolean oneKey, KeyHandle key, Object[] keySources) {
+        this.oneKey = oneKey;
         this.key = key;
         this.keySources = keySources;
         this.params = params;
@@ -177,7 +180,68 @@ public final class BatchRecords {
         Object cache = handle.cache();
         PrivateKeyCache[] pc = cache instanceof PrivateKeyCache c ? new PrivateKeyCache[] {c} : null;
         PublicKeyCache[] uc = cache instanceof PublicKeyCache c ? new PublicKeyCache[] {c} : null;
-        return new BatchRecords(params, op, n, arrays, buffers, status, pc, uc, listener, handle, null);
+        return new BatchRecords(params, op, n, arrays, buffers, status, pc, uc, listener, true, handle, null);
+    }
+
+    /**
+     * Signing of {@code n} precomputed μ with one private key the caller holds: its packed record
+     * {@code privateKey} (read in place, left unchanged until the call returns) and {@code cache},
+     * which stands for every task, as a {@link KeyHandle}'s does. A backend with a key cache binds
+     * the cache to the bytes ({@link io.dilithiumgpu.core.KeyIdentity}) before it uses a cached form.
+     *
+     * @throws IllegalArgumentException when the key is not the cache's set's length or an array is short
+     */
+    public static BatchRecords sign(PrivateKeyCache cache, byte[] privateKey, int n, byte[] mus, byte[] rnds,
+                                    byte[] signatures, byte[] status) {
+        ParameterSet p = requireKey(Objects.requireNonNull(cache, "cache").params(), privateKey, Operation.SIGN);
+        BatchRecords r = onHeap(p, Operation.SIGN, n, status, 1, null, mus, rnds, signatures);
+        r.arrays[0] = privateKey;
+        return r.withOneKey(new PrivateKeyCache[] {cache}, null);
+    }
+
+    /** {@link #sign(PrivateKeyCache, byte[], int, byte[], byte[], byte[], byte[])} with μ, rnd and the signatures in host buffers. */
+    public static BatchRecords sign(PrivateKeyCache cache, byte[] privateKey, int n, HostBuffer mus, HostBuffer rnds,
+                                    HostBuffer signatures, byte[] status) {
+        ParameterSet p = requireKey(Objects.requireNonNull(cache, "cache").params(), privateKey, Operation.SIGN);
+        BatchRecords r = inHost(p, Operation.SIGN, n, status, 1, null, mus, rnds, signatures);
+        r.arrays[0] = privateKey;
+        return r.withOneKey(new PrivateKeyCache[] {cache}, null);
+    }
+
+    /**
+     * Verification of {@code n} signatures on precomputed μ with one public key the caller holds
+     * (as {@link #sign(PrivateKeyCache, byte[], int, byte[], byte[], byte[], byte[])}).
+     *
+     * @throws IllegalArgumentException when the key is not the cache's set's length or an array is short
+     */
+    public static BatchRecords verify(PublicKeyCache cache, byte[] publicKey, int n, byte[] mus, byte[] signatures,
+                                      byte[] status) {
+        ParameterSet p = requireKey(Objects.requireNonNull(cache, "cache").params(), publicKey, Operation.VERIFY);
+        BatchRecords r = onHeap(p, Operation.VERIFY, n, status, 1, null, mus, signatures);
+        r.arrays[0] = publicKey;
+        return r.withOneKey(null, new PublicKeyCache[] {cache});
+    }
+
+    /** {@link #verify(PublicKeyCache, byte[], int, byte[], byte[], byte[])} with μ and the signatures in host buffers. */
+    public static BatchRecords verify(PublicKeyCache cache, byte[] publicKey, int n, HostBuffer mus,
+                                      HostBuffer signatures, byte[] status) {
+        ParameterSet p = requireKey(Objects.requireNonNull(cache, "cache").params(), publicKey, Operation.VERIFY);
+        BatchRecords r = inHost(p, Operation.VERIFY, n, status, 1, null, mus, signatures);
+        r.arrays[0] = publicKey;
+        return r.withOneKey(null, new PublicKeyCache[] {cache});
+    }
+
+    private static ParameterSet requireKey(ParameterSet p, byte[] key, Operation op) {
+        Objects.requireNonNull(key, name(op, 0));
+        if (key.length != recordBytes(p, op, 0)) {
+            throw new IllegalArgumentException("one-key " + name(op, 0) + " of " + p + " is one record of "
+                    + recordBytes(p, op, 0) + " bytes, not " + key.length);
+        }
+        return p;
+    }
+
+    private BatchRecords withOneKey(PrivateKeyCache[] pc, PublicKeyCache[] uc) {
+        return new BatchRecords(params, op, n, arrays, buffers, status, pc, uc, listener, true, null, null);
     }
 
     private static BatchRecords onHeap(ParameterSet params, Operation op, int n, byte[] status, byte[]... arrays) {
@@ -262,7 +326,7 @@ public final class BatchRecords {
         requireEntries(caches == null ? n : caches.length, "caches");
         requireEntries(keySources == null ? n : keySources.length, "key sources");
         requireNoKey();
-        return new BatchRecords(params, op, n, arrays, buffers, status, caches, null, listener, null, keySources);
+        return new BatchRecords(params, op, n, arrays, buffers, status, caches, null, listener, false, null, keySources);
     }
 
     /** As {@link #withCaches(PrivateKeyCache[])}, with public-key caches for verification records. */
@@ -276,7 +340,7 @@ public final class BatchRecords {
         requireEntries(caches == null ? n : caches.length, "caches");
         requireEntries(keySources == null ? n : keySources.length, "key sources");
         requireNoKey();
-        return new BatchRecords(params, op, n, arrays, buffers, status, null, caches, listener, null, keySources);
+        return new BatchRecords(params, op, n, arrays, buffers, status, null, caches, listener, false, null, keySources);
     }
 
     /**
@@ -285,13 +349,13 @@ public final class BatchRecords {
      * every outcome in the status bytes only.
      */
     public BatchRecords withListener(TaskListener early) {
-        return new BatchRecords(params, op, n, arrays, buffers, status, privateKeyCaches, publicKeyCaches, early, key,
-                keySources);
+        return new BatchRecords(params, op, n, arrays, buffers, status, privateKeyCaches, publicKeyCaches, early, oneKey,
+                key, keySources);
     }
 
     private void requireNoKey() {
-        if (key != null) {
-            throw new IllegalStateException("one-key records take their key's cache from its handle");
+        if (oneKey) {
+            throw new IllegalStateException("one-key records have their key's cache already");
         }
     }
 
@@ -327,7 +391,13 @@ public final class BatchRecords {
     /** Field f's records in a host buffer; null when they are on the heap (and for a one-key batch's key). */
     public HostBuffer host(int f) { return buffers == null ? null : buffers[f]; }
 
-    /** The one key of one-key records, or null when each task has its own key record. */
+    /**
+     * Whether these are one-key records: field 0 is one key's single record, on the heap, and the
+     * caches hold that key's cache alone, standing for every task.
+     */
+    public boolean oneKey() { return oneKey; }
+
+    /** The handle of one-key records made from a {@link KeyHandle}, or null (per-task keys, or a key given as bytes). */
     public KeyHandle key() { return key; }
 
     /** The status bytes, one per task, written by the backend. */

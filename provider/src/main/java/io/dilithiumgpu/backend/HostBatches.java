@@ -18,8 +18,8 @@ public final class HostBatches {
         int n = records.count();
         int fields = records.fields();
         byte[][] arrays = new byte[fields][];
-        // A one-key batch's key is its handle's record, on the heap already: used as it is, never wiped here.
-        int from = records.key() != null ? 1 : 0;
+        // A one-key batch's key is its single record, on the heap already: used as it is, never wiped here.
+        int from = records.oneKey() ? 1 : 0;
         try {
             for (int f = from; f < fields; f++) {
                 arrays[f] = new byte[Math.multiplyExact(n, records.recordBytes(f))];
@@ -31,6 +31,12 @@ public final class HostBatches {
             BatchRecords heap = records.key() != null ? switch (records.op()) {
                 case SIGN -> BatchRecords.sign(records.key(), n, arrays[1], arrays[2], arrays[3], status);
                 case VERIFY -> BatchRecords.verify(records.key(), n, arrays[1], arrays[2], status);
+                case KEYGEN -> throw new IllegalStateException("key generation has no one-key form");
+            } : records.oneKey() ? switch (records.op()) {
+                case SIGN -> BatchRecords.sign(records.privateKeyCaches()[0], records.array(0), n, arrays[1], arrays[2],
+                        arrays[3], status);
+                case VERIFY -> BatchRecords.verify(records.publicKeyCaches()[0], records.array(0), n, arrays[1],
+                        arrays[2], status);
                 case KEYGEN -> throw new IllegalStateException("key generation has no one-key form");
             } : switch (records.op()) {
                 case KEYGEN -> BatchRecords.keyGen(records.params(), n, arrays[0], arrays[1], arrays[2], status);

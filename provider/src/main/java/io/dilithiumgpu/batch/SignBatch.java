@@ -9,6 +9,7 @@ import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
 
+import java.nio.ByteBuffer;
 import java.security.InvalidKeyException;
 import java.util.Arrays;
 import java.util.function.Consumer;
@@ -20,12 +21,27 @@ import java.util.function.LongFunction;
  * its key's {@link PrivateKeyCache}, held by reference in a parallel array until the batch clears,
  * and the {@link SigningKey} its key record was copied through, if any: requests of one
  * {@code SigningKey} hold one key's bytes ({@link BatchRecords#keySources()}).
+ *
+ * <p>A {@code SigningKey} is read when the batch runs, not when it loads: a batch whose requests
+ * all name one {@code SigningKey} and cache (a server's key, from many threads) copies the key once
+ * and runs as one-key records ({@link BatchRecords#oneKey()}), where a copy into every record and
+ * its wipe would cost more host time than the rest of the batch's records.
  */
 final class SignBatch extends Batch {
     /** The most bytes one draw asks of a request's random source. */
     private static final int DRAW_BYTES = 4096;
 
     private final Records privateKeys;
+    /** The key of a batch of one {@code SigningKey}, read once ({@link #placeKeys}). */
+    private final byte[] oneKey;
+    /** Whether {@link #placeKeys} ran for the loaded requests: a rerun reads no key again. */
+    private boolean keysPlaced;
+    /** Whether the loaded requests run as one-key records. */
+    private boolean asOneKey;
+    /** Whether some record holds a key: the records are then wiped with the batch. */
+    private boolean recordsHoldKeys;
+    /** Requests whose {@code SigningKey} was destroyed before the batch read it. */
+    private final boolean[] keyLost;
     private final PrivateKeyCache[] caches;
     /** The SigningKey each record's key was copied through, or null for a request of key bytes. */
     private final Object[] keySources;
@@ -40,6 +56,8 @@ final class SignBatch extends Batch {
     SignBatch(ParameterSet params, int capacity, LongFunction<HostBuffer> allocator) {
         super(params, capacity, allocator);
         this.privateKeys = records(params.privateKeyBytes());
+        this.oneKey = new byte[params.privateKeyBytes()];
+        this.keyLost = new boolean[capacity];
         this.caches = new PrivateKeyCache[capacity];
         this.keySources = new Object[capacity];
         this.mus = records(ParameterSet.MU_BYTES);
@@ -131,9 +149,7 @@ final class SignBatch extends Batch {
         Request r = (Request) task;
         if (r.key == null) {
             privateKeys.put(slot, r.privateKey);
-        } else if (!privateKeys.put(slot, r.key)) {
-            r.fail(new InvalidKeyException(destroyedKey(params)));
-            return false;
+            recordsHoldKeys = true;
         }
         caches[slot] = r.cache;
         keySources[slot] = r.key;
@@ -173,12 +189,58 @@ final class SignBatch extends Batch {
         drawFrom = null;
     }
 
+    /**
+     * Reads the requests' {@code SigningKey}s: once into {@link #oneKey} when all {@code n} name
+     * one key and cache, else each into its record. A key destroyed meanwhile fails its requests
+     * ({@link #keyLost}); their records stay zero and name no cache.
+     */
+    private void placeKeys(int n) {
+        Object source = keySources[0];
+        PrivateKeyCache cache = caches[0];
+        boolean one = n >= 2 && source != null && cache != null;
+        for (int i = 1; i < n && one; i++) {
+            one = keySources[i] == source && caches[i] == cache;
+        }
+        asOneKey = one;
+        if (one) {
+            if (!((SigningKey) source).copyTo(ByteBuffer.wrap(oneKey), 0)) {
+                Arrays.fill(keyLost, 0, n, true);
+            }
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            if (keySources[i] instanceof SigningKey key) {
+                recordsHoldKeys = true;
+                if (!privateKeys.put(i, key)) {
+                    keyLost[i] = true;
+                    caches[i] = null;
+                    keySources[i] = null;
+                }
+            }
+        }
+    }
+
     @Override
     void run(Backend backend, int n, TaskListener early) {
+        if (!keysPlaced) {
+            placeKeys(n);  // once, as the rnds below
+            keysPlaced = true;
+        }
         if (drawCount > 0) {
             drawRnds();  // once: a rerun on the CPU after a backend failure signs with the same rnds
         }
-        if (privateKeys.inHost()) {
+        if (asOneKey) {
+            if (keyLost[0]) {
+                return;  // the one key is gone: every request fails as it is collected
+            }
+            if (privateKeys.inHost()) {
+                backend.run(BatchRecords.sign(caches[0], oneKey, n, mus.host(), rnds.host(), signatures.host(), status)
+                        .withListener(early));
+            } else {
+                backend.run(BatchRecords.sign(caches[0], oneKey, n, mus.array(), rnds.array(), signatures.array(),
+                        status));
+            }
+        } else if (privateKeys.inHost()) {
             backend.run(BatchRecords.sign(params, n, privateKeys.host(), mus.host(), rnds.host(), signatures.host(),
                     status).withCaches(caches, keySources).withListener(early));
         } else {
@@ -190,6 +252,10 @@ final class SignBatch extends Batch {
     @Override
     void collect(int slot, Task<?> task) {
         Request r = (Request) task;
+        if (keyLost[slot]) {
+            r.fail(new InvalidKeyException(destroyedKey(params)));
+            return;
+        }
         switch (status[slot]) {
             case TaskStatus.OK:
                 r.succeed(signatures.copy(slot));
@@ -205,8 +271,17 @@ final class SignBatch extends Batch {
 
     @Override
     void wipeSecrets(int n) {
-        privateKeys.zero(n);
+        if (recordsHoldKeys) {
+            privateKeys.zero(n);
+        }
+        if (asOneKey) {
+            Arrays.fill(oneKey, (byte) 0);
+        }
         rnds.zero(n);
+        Arrays.fill(keyLost, 0, n, false);
+        keysPlaced = false;
+        asOneKey = false;
+        recordsHoldKeys = false;
         Arrays.fill(caches, 0, n, null);
         Arrays.fill(keySources, 0, n, null);
         drawCount = 0;

@@ -18,10 +18,18 @@ import java.util.function.LongFunction;
  * until the batch clears, beside the array its key record was copied from: requests of one array
  * hold one key's bytes ({@link BatchRecords#keySources()}), as the array is the caller's, left
  * unchanged until the request completes, or the request's own copy.
+ *
+ * <p>The public keys are copied when the batch runs, not when it loads: a batch whose requests all
+ * name one key array and cache (a CA's or a validator's key, from many threads) runs as one-key
+ * records ({@link BatchRecords#oneKey()}) on that array, copying no key at all.
  */
 final class VerifyBatch extends Batch {
     private final Records publicKeys;
     private final PublicKeyCache[] caches;
+    /** Whether {@link #placeKeys} ran for the loaded requests: a rerun copies no key again. */
+    private boolean keysPlaced;
+    /** The key array of a batch of one key, which it runs on in place; null for per-task records. */
+    private byte[] oneKey;
     /** The array each record's public key was copied from. */
     private final Object[] keySources;
     private final Records mus;
@@ -74,7 +82,6 @@ final class VerifyBatch extends Batch {
     @Override
     boolean load(int slot, Task<?> task) {
         Request r = (Request) task;
-        publicKeys.put(slot, r.publicKey);
         caches[slot] = r.cache;
         keySources[slot] = r.publicKey;
         mus.put(slot, r.mu);
@@ -82,9 +89,39 @@ final class VerifyBatch extends Batch {
         return true;
     }
 
+    /**
+     * Places the requests' keys: none when all {@code n} name one array and cache (the batch then
+     * runs on that array), else each copied into its record.
+     */
+    private void placeKeys(int n) {
+        Object source = keySources[0];
+        PublicKeyCache cache = caches[0];
+        boolean one = n >= 2 && cache != null;
+        for (int i = 1; i < n && one; i++) {
+            one = keySources[i] == source && caches[i] == cache;
+        }
+        if (one) {
+            oneKey = (byte[]) source;
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            publicKeys.put(i, (byte[]) keySources[i]);
+        }
+    }
+
     @Override
     void run(Backend backend, int n, TaskListener early) {
-        if (publicKeys.inHost()) {
+        if (!keysPlaced) {
+            placeKeys(n);
+            keysPlaced = true;
+        }
+        if (oneKey != null) {
+            if (publicKeys.inHost()) {
+                backend.run(BatchRecords.verify(caches[0], oneKey, n, mus.host(), signatures.host(), status));
+            } else {
+                backend.run(BatchRecords.verify(caches[0], oneKey, n, mus.array(), signatures.array(), status));
+            }
+        } else if (publicKeys.inHost()) {
             backend.run(BatchRecords.verify(params, n, publicKeys.host(), mus.host(), signatures.host(), status)
                     .withCaches(caches, keySources));
         } else {
@@ -108,9 +145,11 @@ final class VerifyBatch extends Batch {
         }
     }
 
-    /** Public keys, μ and signatures are public; the cache and source references are dropped. */
+    /** Public keys, μ and signatures are public; the cache, source and key references are dropped. */
     @Override
     void wipeSecrets(int n) {
+        keysPlaced = false;
+        oneKey = null;
         Arrays.fill(caches, 0, n, null);
         Arrays.fill(keySources, 0, n, null);
     }

@@ -246,11 +246,11 @@ class BatcherTest {
     }
 
     /**
-     * A {@link SigningKey} is read when the batch loads, straight into the record; one that can no
-     * longer be read (a destroyed key) fails alone, takes no record, and has its rnd wiped.
+     * A {@link SigningKey} is read when the batch runs, straight into the record; one that can no
+     * longer be read (a destroyed key) fails alone, and has its rnd wiped.
      */
     @Test
-    void signingKeysAreReadAtLoadAndAnUnreadableOneFailsAlone() throws Exception {
+    void signingKeysAreReadWhenTheBatchRunsAndAnUnreadableOneFailsAlone() throws Exception {
         ParameterSet p = ParameterSet.ML_DSA_44;
         SpyBackend spy = new SpyBackend(new CpuBackend(), "cpu", 16);
         Batcher b = open(BatchConfig.builder().maxInFlight(1).build(), spy, null);
@@ -272,7 +272,7 @@ class BatcherTest {
                 rnds.add(rnd(p, i));
                 signs.add(b.signInPlace(p, i == bad ? destroyed : live, null, mu(p, kp.tr, message(i)), rnds.get(i)));
             }
-            assertEquals(0, reads.get(), "read before the batch loads");
+            assertEquals(0, reads.get(), "read before the batch runs");
             spy.release();
             first.join();
             for (int i = 0; i < n; i++) {
@@ -285,10 +285,140 @@ class BatcherTest {
                 }
                 assertTrue(Fixtures.allZero(rnds.get(i)), "rnd " + i + " zeroed once read");
             }
-            assertEquals(n - 1, reads.get());
-            assertTrue(spy.batchSizes.contains(n - 1), "the unreadable key took no record: " + spy.batchSizes);
+            assertEquals(n - 1, reads.get(), "each live request's key read once, into its record");
+            assertEquals(List.of(1, n), spy.batchSizes);
+            assertEquals(List.of(false, false), spy.oneKey, "two keys: a record each");
             assertEquals(1, b.metrics().getFailedOperations());
         });
+    }
+
+    /**
+     * A batch whose signing requests all name one {@link SigningKey} and cache reads the key once
+     * and runs as one-key records, on the heap and in host buffers, with the signatures that
+     * records of their own would give; its key's copy is zeroed with the batch. One destroyed
+     * before the batch runs fails every request of it, and the backend runs none.
+     */
+    @Test
+    void aBatchOfOneSigningKeyReadsItOnceAndRunsAsOneKeyRecords() throws Exception {
+        ParameterSet p = ParameterSet.ML_DSA_65;
+        Fixtures.KeyPair kp = keys(p);
+        for (boolean hostBuffers : new boolean[] {false, true}) {
+            SpyBackend spy = new SpyBackend(new CpuBackend(), "cpu", 16);
+            if (hostBuffers) {
+                spy.preferHostBuffers();
+            }
+            Batcher b = open(BatchConfig.builder().maxInFlight(1).build(), spy, null);
+            java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicBoolean gone = new java.util.concurrent.atomic.AtomicBoolean();
+            SigningKey key = (dst, offset) -> {
+                if (gone.get()) {
+                    return false;
+                }
+                reads.incrementAndGet();
+                dst.put(offset, kp.sk, 0, kp.sk.length);
+                return true;
+            };
+            PrivateKeyCache cache = new PrivateKeyCache(p);
+            int n = 7;
+            assertTimeoutPreemptively(GENEROUS, () -> {
+                CompletableFuture<byte[]> first = signHeld(spy, b, p, kp);
+                List<CompletableFuture<byte[]>> signs = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    signs.add(b.signInPlace(p, key, cache, mu(p, kp.tr, message(i)), rnd(p, i)));
+                }
+                spy.release();
+                first.join();
+                for (int i = 0; i < n; i++) {
+                    byte[] expected = b.sign(p, kp.sk, mu(p, kp.tr, message(i)), rnd(p, i)).join();
+                    assertArrayEquals(expected, signs.get(i).join(), "signature " + i + " (host buffers: " + hostBuffers + ")");
+                }
+                assertEquals(1, reads.get(), "the key read once for the batch");
+                assertEquals(List.of(false, true), spy.oneKey.subList(0, 2), "the held batch, then one-key records");
+                assertEquals(n, spy.batchSizes.get(1));
+
+                first = signHeld(spy, b, p, kp);
+                signs.clear();
+                for (int i = 0; i < n; i++) {
+                    signs.add(b.signInPlace(p, key, cache, mu(p, kp.tr, message(i)), rnd(p, i)));
+                }
+                gone.set(true);
+                spy.release();
+                first.join();
+                for (CompletableFuture<byte[]> s : signs) {
+                    CompletionException e = assertThrows(CompletionException.class, s::join);
+                    assertInstanceOf(InvalidKeyException.class, e.getCause());
+                    assertTrue(e.getCause().getMessage().contains("destroyed"), e.getCause().getMessage());
+                }
+                assertEquals(1, spy.batchSizes.lastIndexOf(n), "no batch ran for the destroyed key: " + spy.batchSizes);
+            });
+            b.close();
+            assertFalse(spy.secretArrays.isEmpty());
+            for (byte[] secret : spy.secretArrays) {
+                assertTrue(Fixtures.allZero(secret), "a key or rnd array was not zeroed (host buffers: " + hostBuffers + ")");
+            }
+            for (ByteBuffer view : spy.secretHostViews) {
+                assertTrue(allZero(view), "an rnd host buffer was not zeroed");
+            }
+        }
+    }
+
+    /**
+     * A batch whose verifications all name one public-key array and cache runs as one-key records
+     * on that array, on the heap and in host buffers: a forged signature among them is rejected
+     * alone, and a request of another array makes the next batch one of records per task.
+     */
+    @Test
+    void aBatchOfOnePublicKeyRunsAsOneKeyRecordsOnItsArray() throws Exception {
+        ParameterSet p = ParameterSet.ML_DSA_87;
+        Fixtures.KeyPair kp = keys(p);
+        int n = 6;
+        int forged = 4;
+        List<byte[]> sigs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            byte[] sig = new byte[p.signatureBytes()];
+            Scheme.sign(p, kp.sk, 0, null, mu(p, kp.tr, message(i)), 0, rnd(p, i), 0, sig, 0);
+            if (i == forged) {
+                sig[7] ^= 1;
+            }
+            sigs.add(sig);
+        }
+        for (boolean hostBuffers : new boolean[] {false, true}) {
+            SpyBackend spy = new SpyBackend(new CpuBackend(), "cpu", 16);
+            if (hostBuffers) {
+                spy.preferHostBuffers();
+            }
+            Batcher b = open(BatchConfig.builder().maxInFlight(1).build(), spy, null);
+            PublicKeyCache cache = new PublicKeyCache(p);
+            byte[] pk = kp.pk.clone();
+            assertTimeoutPreemptively(GENEROUS, () -> {
+                CompletableFuture<byte[]> first = signHeld(spy, b, p, kp);
+                List<CompletableFuture<Boolean>> verdicts = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    verdicts.add(b.verifyInPlace(p, pk, cache, mu(p, kp.tr, message(i)), sigs.get(i)));
+                }
+                spy.release();
+                first.join();
+                for (int i = 0; i < n; i++) {
+                    assertEquals(i != forged, verdicts.get(i).join(), "verification " + i);
+                }
+                assertEquals(List.of(false, true), spy.oneKey.subList(0, 2), "the held batch, then one-key records");
+                assertEquals(n, spy.batchSizes.get(1));
+
+                first = signHeld(spy, b, p, kp);
+                verdicts.clear();
+                for (int i = 0; i < n; i++) {
+                    byte[] key = i == 1 ? kp.pk.clone() : pk;
+                    verdicts.add(b.verifyInPlace(p, key, cache, mu(p, kp.tr, message(i)), sigs.get(i)));
+                }
+                spy.release();
+                first.join();
+                for (int i = 0; i < n; i++) {
+                    assertEquals(i != forged, verdicts.get(i).join(), "verification " + i + " of two arrays");
+                }
+                assertEquals(List.of(false, true, false, false), spy.oneKey, "two arrays: a record each");
+            });
+            b.close();
+        }
     }
 
     /**

@@ -33,6 +33,8 @@ final class SpyBackend implements Backend {
     final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
     /** The key sources of every signing and verification batch run on arrays (its first count entries), or null entries. */
     final List<Object[]> keySources = new CopyOnWriteArrayList<>();
+    /** Whether each signing and verification batch run on arrays came as one-key records. */
+    final List<Boolean> oneKey = new CopyOnWriteArrayList<>();
     /** Private-key, seed and rnd arrays of every batch, as handed in. */
     final List<byte[]> secretArrays = new CopyOnWriteArrayList<>();
     final AtomicBoolean closed = new AtomicBoolean();
@@ -126,7 +128,7 @@ final class SpyBackend implements Backend {
     public void run(BatchRecords r) {
         if (r.inHost()) {
             for (int f = 0; f < r.fields(); f++) {
-                if (r.secret(f)) {
+                if (r.secret(f) && r.host(f) != null) {  // a one-key batch's key is on the heap
                     secretHostViews.add(r.host(f).buffer());
                 }
             }
@@ -141,6 +143,7 @@ final class SpyBackend implements Backend {
         }
         if (r.op() != Operation.KEYGEN) {
             keySources.add(r.keySources() == null ? new Object[0] : java.util.Arrays.copyOf(r.keySources(), r.count()));
+            oneKey.add(r.oneKey());
         }
         enter(r.count(), secrets.toArray(new byte[0][]));
         byte[] output = switch (r.op()) {

@@ -135,8 +135,8 @@ public final class CpuBackend implements Backend {
                 byte[] signatures = r.array(3);
                 PrivateKeyCache[] caches = r.privateKeyCaches();
                 // A one-key batch: every task reads record 0 and its cache.
-                int skBytes = r.key() != null ? 0 : params.privateKeyBytes();
-                int cacheStep = r.key() != null ? 0 : 1;
+                int skBytes = r.oneKey() ? 0 : params.privateKeyBytes();
+                int cacheStep = r.oneKey() ? 0 : 1;
                 int muBytes = ParameterSet.MU_BYTES;
                 int rndBytes = params.rndBytes();
                 int sigBytes = params.signatureBytes();
@@ -149,8 +149,8 @@ public final class CpuBackend implements Backend {
                 byte[] mus = r.array(1);
                 byte[] signatures = r.array(2);
                 PublicKeyCache[] caches = r.publicKeyCaches();
-                int pkBytes = r.key() != null ? 0 : params.publicKeyBytes();
-                int cacheStep = r.key() != null ? 0 : 1;
+                int pkBytes = r.oneKey() ? 0 : params.publicKeyBytes();
+                int cacheStep = r.oneKey() ? 0 : 1;
                 int muBytes = ParameterSet.MU_BYTES;
                 int sigBytes = params.signatureBytes();
                 run(r.count(), i -> status[i] = Scheme.verify(params, publicKeys, i * pkBytes,

@@ -5,6 +5,7 @@ import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.HostBatches;
 import io.dilithiumgpu.backend.HostBuffer;
+import io.dilithiumgpu.backend.OneKeyRecords;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 import jcuda.Pointer;
@@ -153,8 +154,9 @@ public final class CudaBackend implements Backend {
         if (records.count() == 0) {
             return;
         }
-        if (records.key() != null && !keyedEverywhere(records)) {
-            runExpanded(records);
+        // One task of one-key records is a task with its own key record: its chunk cannot tell them apart.
+        if (records.oneKey() && (records.count() == 1 || !keyedEverywhere(records))) {
+            OneKeyRecords.runExpanded(this, records);
             return;
         }
         if (records.inHost()) {
@@ -210,7 +212,7 @@ public final class CudaBackend implements Backend {
     private boolean runPinned(BatchRecords records) {
         int fields = records.fields();
         // A one-key batch's key (field 0) is its handle's record on the heap.
-        int from = records.key() != null ? 1 : 0;
+        int from = records.oneKey() ? 1 : 0;
         for (int f = from; f < fields; f++) {
             if (!(records.host(f) instanceof PinnedBuffer pinned && pinned.ownedBy(this))) {
                 return false;
@@ -231,7 +233,7 @@ public final class CudaBackend implements Backend {
         }
         byte[][] arrays = new byte[fields + 1][];
         arrays[fields] = records.status();
-        arrays[0] = records.key() != null ? records.array(0) : null;
+        arrays[0] = records.oneKey() ? records.array(0) : null;
         try {
             set.run(records.params(), records.op(), records.count(), arrays, pointers, views, records.listener(),
                     keys(records), records.keySources());
@@ -250,51 +252,6 @@ public final class CudaBackend implements Backend {
         DeviceSet set = devices();
         return set.slots().stream().map(StreamSlot::device).distinct()
                 .allMatch(d -> d.keyCache() != null && d.keyedKernels(records.params()) != null);
-    }
-
-    /**
-     * Runs one-key records where no key cache takes them: the key copied into a record per task,
-     * each task naming the handle's cache, on the heap; the copies are wiped.
-     */
-    private void runExpanded(BatchRecords records) {
-        int n = records.count();
-        ParameterSet p = records.params();
-        byte[] key = records.array(0);
-        byte[] keys = new byte[Math.multiplyExact(n, key.length)];
-        byte[][] fields = new byte[records.fields()][];
-        try {
-            for (int i = 0; i < n; i++) {
-                System.arraycopy(key, 0, keys, i * key.length, key.length);
-            }
-            for (int f = 1; f < fields.length; f++) {
-                fields[f] = records.inHost() ? new byte[Math.multiplyExact(n, records.recordBytes(f))] : records.array(f);
-                if (records.inHost() && records.input(f)) {
-                    records.host(f).buffer().get(0, fields[f]);
-                }
-            }
-            byte[] status = records.status();
-            if (records.op() == Operation.SIGN) {
-                io.dilithiumgpu.core.PrivateKeyCache[] caches = new io.dilithiumgpu.core.PrivateKeyCache[n];
-                java.util.Arrays.fill(caches, records.key().privateKeyCache());
-                run(BatchRecords.sign(p, n, keys, fields[1], fields[2], fields[3], status).withCaches(caches));
-            } else {
-                io.dilithiumgpu.core.PublicKeyCache[] caches = new io.dilithiumgpu.core.PublicKeyCache[n];
-                java.util.Arrays.fill(caches, records.key().publicKeyCache());
-                run(BatchRecords.verify(p, n, keys, fields[1], fields[2], status).withCaches(caches));
-            }
-            for (int f = 1; f < fields.length; f++) {
-                if (records.inHost() && !records.input(f)) {
-                    records.host(f).buffer().put(0, fields[f]);
-                }
-            }
-        } finally {
-            java.util.Arrays.fill(keys, (byte) 0);
-            for (int f = 1; f < fields.length; f++) {
-                if (records.inHost() && fields[f] != null && records.secret(f)) {
-                    java.util.Arrays.fill(fields[f], (byte) 0);
-                }
-            }
-        }
     }
 
     /** The records' key objects, one per task (one for all in one-key records), or null. */

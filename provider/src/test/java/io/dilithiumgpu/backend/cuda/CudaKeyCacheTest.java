@@ -535,6 +535,67 @@ class CudaKeyCacheTest extends GpuBesideCpu {
         }
     }
 
+    /**
+     * The JCA path's batches of one key object: signing requests that name one
+     * {@link io.dilithiumgpu.batch.SigningKey} and verifications that name one public-key array
+     * reach the GPU as one-key records (the key read once per batch). The signatures are the CPU's,
+     * every signing caller is told as its task ends, a forged signature is rejected alone, and no
+     * batch falls back.
+     */
+    @Test
+    void theBatchersRequestsOfOneKeyObjectRunAsOneKeyRecords() {
+        CudaBackend fresh = GpuTests.openOrSkip(SMALL);
+        ParameterSet p = ParameterSet.ML_DSA_65;
+        Keys keys = new Keys(p, 1, 0xCAC4E_0EL);
+        SplittableRandom r = new SplittableRandom(14);
+        PrivateKeyCache signer = new PrivateKeyCache(p);
+        PublicKeyCache verifier = new PublicKeyCache(p);
+        byte[] sk = keys.sk(0);
+        byte[] pk = keys.pk(0);
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        io.dilithiumgpu.batch.SigningKey key = (dst, offset) -> {
+            reads.incrementAndGet();
+            dst.put(offset, sk, 0, sk.length);
+            return true;
+        };
+        int n = 2 * 64 + 3;
+        int s = p.signatureBytes();
+        byte[] mus = random(r, n * 64);
+        byte[] rnds = random(r, n * p.rndBytes());
+        byte[][] expected = cpuSign(p, n, spread(sk, p.privateKeyBytes(), new int[n]), mus, rnds);
+        try (io.dilithiumgpu.batch.Batcher b = io.dilithiumgpu.batch.Batcher.open(
+                io.dilithiumgpu.batch.BatchConfig.builder().build(), fresh)) {
+            for (int round = 0; round < 3; round++) {
+                long earlyBefore = fresh.metrics().getEarlyTaskCount();
+                int readsBefore = reads.get();
+                List<java.util.concurrent.CompletableFuture<byte[]>> sigs = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    sigs.add(b.signInPlace(p, key, signer, Arrays.copyOfRange(mus, i * 64, (i + 1) * 64),
+                            Arrays.copyOfRange(rnds, i * p.rndBytes(), (i + 1) * p.rndBytes())));
+                }
+                for (int i = 0; i < n; i++) {
+                    assertArrayEquals(Arrays.copyOfRange(expected[0], i * s, (i + 1) * s), sigs.get(i).join(),
+                            "signature " + i + ", round " + round);
+                }
+                assertTrue(reads.get() - readsBefore < n, "the key read once per batch of it, not per request: "
+                        + (reads.get() - readsBefore) + " reads for " + n);
+                assertEquals(n, fresh.metrics().getEarlyTaskCount() - earlyBefore, "every caller told as its task ended");
+                byte[] forged = Arrays.copyOfRange(expected[0], 5 * s, 6 * s);
+                forged[11] ^= 0x20;
+                List<java.util.concurrent.CompletableFuture<Boolean>> verdicts = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    byte[] sig = i == 5 ? forged : Arrays.copyOfRange(expected[0], i * s, (i + 1) * s);
+                    verdicts.add(b.verifyInPlace(p, pk, verifier, Arrays.copyOfRange(mus, i * 64, (i + 1) * 64), sig));
+                }
+                for (int i = 0; i < n; i++) {
+                    assertEquals(i != 5, verdicts.get(i).join(), "verification " + i + ", round " + round);
+                }
+            }
+            assertTrue(fresh.metrics().getKeyCacheHits() > 0, "the batches read the cached keys");
+            assertEquals(0, b.metrics().getFallbackCount(), "every batch ran on the GPU");
+        }
+    }
+
     /** Every set: signing (deterministic and hedged with fixed rnd) and verification, bit-exact, cached twice over. */
     @ParameterizedTest
     @EnumSource(ParameterSet.class)
@@ -610,6 +671,34 @@ class CudaKeyCacheTest extends GpuBesideCpu {
                 Arrays.fill(status, (byte) 7);
                 gpu.run(BatchRecords.verify(verifier, n, musIn, sigIn, status));
                 assertArrayEquals(new byte[n], status, p + " one-key verify, pinned");
+            }
+            // A key given as its record and cache, as the batcher gives one: the same outcomes,
+            // and a cache bound to another key's bytes is never read for these.
+            PrivateKeyCache other = new PrivateKeyCache(p);
+            for (PrivateKeyCache cache : List.of(signer.privateKeyCache(), new PrivateKeyCache(p), other)) {
+                byte[] sigs = new byte[expected[0].length];
+                byte[] status = new byte[n];
+                gpu.run(BatchRecords.sign(cache, sk.clone(), n, mus, rnds, sigs, status));
+                assertSame(expected, new byte[][] {sigs, status}, p + " one key and its cache, heap");
+                gpu.run(BatchRecords.sign(cache, sk.clone(), n, musIn, rndsIn, sigOut, status));
+                assertSame(expected, new byte[][] {HostBufferFixtures.contents(sigOut), status},
+                        p + " one key and its cache, pinned");
+            }
+            byte[] otherKey = new Keys(p, 1, 0xCAC4E_0DL).sk(0);
+            byte[] otherStatus = new byte[n];
+            byte[] otherSigs = new byte[expected[0].length];
+            gpu.run(BatchRecords.sign(other, otherKey, n, mus, rnds, otherSigs, otherStatus));
+            byte[][] otherExpected = cpuSign(p, n, spread(otherKey, p.privateKeyBytes(), new int[n]), mus, rnds);
+            assertSame(otherExpected, new byte[][] {otherSigs, otherStatus},
+                    p + " a cache bound to another key: that key's own signatures");
+            for (PublicKeyCache cache : List.of(verifier.publicKeyCache(), new PublicKeyCache(p))) {
+                byte[] status = new byte[n];
+                Arrays.fill(status, (byte) 7);
+                gpu.run(BatchRecords.verify(cache, pk, n, mus, expected[0], status));
+                assertArrayEquals(new byte[n], status, p + " one public key and its cache, heap");
+                Arrays.fill(status, (byte) 7);
+                gpu.run(BatchRecords.verify(cache, pk, n, musIn, sigIn, status));
+                assertArrayEquals(new byte[n], status, p + " one public key and its cache, pinned");
             }
         } finally {
             signer.destroy();
