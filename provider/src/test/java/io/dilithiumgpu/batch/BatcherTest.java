@@ -150,6 +150,18 @@ class BatcherTest {
      * Holds the backend's next batch and sends it one signature, so that the requests made next
      * queue behind it (one batch in flight) and go together once {@code spy.release()} is called.
      */
+    /**
+     * Checks that the batch after the held one ran as {@code n} one-key records, then holds the
+     * next batch ({@link #signHeld}).
+     */
+    private static CompletableFuture<byte[]> oneKeyBatchThenHold(SpyBackend spy, Batcher b, ParameterSet p,
+                                                                Fixtures.KeyPair kp, int n) throws InterruptedException {
+        assertEquals(List.of(false, true), spy.oneKey.subList(0, 2), "the held batch, then one-key records");
+        assertEquals(n, spy.batchSizes.get(1));
+        spy.entered.drainPermits();  // the batches above entered: the next permit is the held one's
+        return signHeld(spy, b, p, kp);
+    }
+
     private static CompletableFuture<byte[]> signHeld(SpyBackend spy, Batcher b, ParameterSet p, Fixtures.KeyPair kp)
             throws InterruptedException {
         spy.hold();
@@ -334,11 +346,7 @@ class BatcherTest {
                     assertArrayEquals(expected, signs.get(i).join(), "signature " + i + " (host buffers: " + hostBuffers + ")");
                 }
                 assertEquals(1, reads.get(), "the key read once for the batch: " + spy.batchSizes + " " + spy.oneKey + " host " + hostBuffers);
-                assertEquals(List.of(false, true), spy.oneKey.subList(0, 2), "the held batch, then one-key records");
-                assertEquals(n, spy.batchSizes.get(1));
-
-                spy.entered.drainPermits();  // the batches above entered: the next permit is the held one's
-                first = signHeld(spy, b, p, kp);
+                first = oneKeyBatchThenHold(spy, b, p, kp, n);
                 signs.clear();
                 for (int i = 0; i < n; i++) {
                     signs.add(b.signInPlace(p, key, cache, mu(p, kp.tr, message(i)), rnd(p, i)));
@@ -403,11 +411,7 @@ class BatcherTest {
                 for (int i = 0; i < n; i++) {
                     assertEquals(i != forged, verdicts.get(i).join(), "verification " + i);
                 }
-                assertEquals(List.of(false, true), spy.oneKey.subList(0, 2), "the held batch, then one-key records");
-                assertEquals(n, spy.batchSizes.get(1));
-
-                spy.entered.drainPermits();  // the batches above entered: the next permit is the held one's
-                first = signHeld(spy, b, p, kp);
+                first = oneKeyBatchThenHold(spy, b, p, kp, n);
                 verdicts.clear();
                 for (int i = 0; i < n; i++) {
                     byte[] key = i == 1 ? kp.pk.clone() : pk;
