@@ -226,13 +226,13 @@ final class SignBatch extends Batch {
             placeKeys(n);  // once, as the rnds below
             keysPlaced = true;
         }
+        if (asOneKey && keyLost[0]) {
+            return;  // the one key is gone: every request fails as it is collected
+        }
         if (drawCount > 0) {
             drawRnds();  // once: a rerun on the CPU after a backend failure signs with the same rnds
         }
         if (asOneKey) {
-            if (keyLost[0]) {
-                return;  // the one key is gone: every request fails as it is collected
-            }
             if (privateKeys.inHost()) {
                 backend.run(BatchRecords.sign(caches[0], oneKey, n, mus.host(), rnds.host(), signatures.host(), status)
                         .withListener(early));
