@@ -5,6 +5,7 @@ import io.dilithiumgpu.core.PrivateKeyCache;
 import io.dilithiumgpu.core.PublicKeyCache;
 import org.junit.jupiter.api.Test;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -92,5 +93,64 @@ class BatchRecordsTest {
                 new byte[P.rndBytes()], new byte[P.signatureBytes()], status);
         assertSame(sources, sign.withCaches(new PrivateKeyCache[1], sources).keySources());
         assertThrows(IllegalStateException.class, () -> verify.withCaches(new PrivateKeyCache[1], sources));
+    }
+
+    /**
+     * One-key records from a key's record and its cache: the key one record long, its cache the
+     * only entry and kept through {@code withListener}, no per-task caches on top; the CPU backend
+     * and the expansion into per-task records give the signatures and verdicts of per-task records.
+     */
+    @Test
+    void oneKeyRecordsFromAKeyAndItsCacheAreTheirPerTaskRecords() {
+        byte[] pk = new byte[P.publicKeyBytes()];
+        byte[] sk = new byte[P.privateKeyBytes()];
+        byte[] seed = new byte[ParameterSet.SEED_BYTES];
+        seed[0] = 7;
+        io.dilithiumgpu.core.Scheme.keyGen(P, seed, 0, pk, 0, sk, 0);
+        int n = 3;
+        byte[] mus = new byte[n * ParameterSet.MU_BYTES];
+        byte[] rnds = new byte[n * P.rndBytes()];
+        for (int i = 0; i < mus.length; i++) {
+            mus[i] = (byte) (31 * i + 5);
+        }
+        for (int i = 0; i < rnds.length; i++) {
+            rnds[i] = (byte) (17 * i + 3);
+        }
+        PrivateKeyCache signer = new PrivateKeyCache(P);
+        assertThrows(IllegalArgumentException.class, () -> BatchRecords.sign(signer, new byte[P.privateKeyBytes() - 1],
+                n, mus, rnds, new byte[n * P.signatureBytes()], new byte[n]));
+        byte[] sigs = new byte[n * P.signatureBytes()];
+        byte[] status = new byte[n];
+        BatchRecords one = BatchRecords.sign(signer, sk, n, mus, rnds, sigs, status);
+        TaskListener listener = (task, code) -> { };
+        assertTrue(one.oneKey());
+        assertNull(one.key(), "no handle: a key given as its record");
+        assertSame(sk, one.array(0));
+        assertSame(signer, one.withListener(listener).privateKeyCaches()[0]);
+        assertTrue(one.withListener(listener).oneKey(), "with... keeps the one key");
+        assertThrows(IllegalStateException.class, () -> one.withCaches(new PrivateKeyCache[n]));
+
+        byte[] perTaskSigs = new byte[n * P.signatureBytes()];
+        byte[] perTaskStatus = new byte[n];
+        byte[] sks = new byte[n * sk.length];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(sk, 0, sks, i * sk.length, sk.length);
+        }
+        try (io.dilithiumgpu.backend.cpu.CpuBackend cpu = new io.dilithiumgpu.backend.cpu.CpuBackend(2)) {
+            cpu.run(one);
+            cpu.run(BatchRecords.sign(P, n, sks, mus, rnds, perTaskSigs, perTaskStatus));
+            assertArrayEquals(perTaskSigs, sigs, "one-key signatures are the per-task records'");
+            assertArrayEquals(perTaskStatus, status);
+            byte[] expanded = new byte[n * P.signatureBytes()];
+            OneKeyRecords.runExpanded(cpu, BatchRecords.sign(signer, sk, n, mus, rnds, expanded, new byte[n]));
+            assertArrayEquals(perTaskSigs, expanded, "expanded into per-task records, the same signatures");
+            assertThrows(IllegalArgumentException.class, () -> OneKeyRecords.runExpanded(cpu,
+                    BatchRecords.sign(P, n, sks, mus, rnds, new byte[n * P.signatureBytes()], new byte[n])));
+
+            byte[] verdicts = new byte[n];
+            sigs[P.signatureBytes() + 9] ^= 1;
+            cpu.run(BatchRecords.verify(new PublicKeyCache(P), pk, n, mus, sigs, verdicts));
+            assertArrayEquals(new byte[] {TaskStatus.OK, TaskStatus.REJECTED, TaskStatus.OK}, verdicts);
+        }
     }
 }

@@ -700,6 +700,19 @@ class CudaKeyCacheTest extends GpuBesideCpu {
                 gpu.run(BatchRecords.verify(cache, pk, n, musIn, sigIn, status));
                 assertArrayEquals(new byte[n], status, p + " one public key and its cache, pinned");
             }
+            // One task of one-key records: it runs as a task with its own key record.
+            int s = p.signatureBytes();
+            byte[] oneStatus = new byte[1];
+            byte[] oneSig = new byte[s];
+            gpu.run(BatchRecords.sign(signer, 1, Arrays.copyOf(mus, 64), Arrays.copyOf(rnds, p.rndBytes()), oneSig,
+                    oneStatus));
+            assertArrayEquals(Arrays.copyOf(expected[0], s), oneSig, p + " one task of one key, heap");
+            gpu.run(BatchRecords.sign(signer, 1, musIn, rndsIn, sigOut, oneStatus));
+            assertArrayEquals(Arrays.copyOf(expected[0], s), Arrays.copyOf(HostBufferFixtures.contents(sigOut), s),
+                    p + " one task of one key, pinned");
+            oneStatus[0] = 7;
+            gpu.run(BatchRecords.verify(verifier, 1, musIn, sigIn, oneStatus));
+            assertArrayEquals(new byte[1], oneStatus, p + " one verification of one key, pinned");
         } finally {
             signer.destroy();
         }
