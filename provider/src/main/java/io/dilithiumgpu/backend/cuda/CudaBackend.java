@@ -249,9 +249,7 @@ public final class CudaBackend implements Backend {
      * which one-key records need (their tasks carry no key record of their own).
      */
     private boolean keyedEverywhere(BatchRecords records) {
-        DeviceSet set = devices();
-        return set.slots().stream().map(StreamSlot::device).distinct()
-                .allMatch(d -> d.keyCache() != null && d.keyedKernels(records.params()) != null);
+        return devices().keyedEverywhere(records.params());
     }
 
     /** The records' key objects, one per task (one for all in one-key records), or null. */
@@ -315,6 +313,7 @@ public final class CudaBackend implements Backend {
             for (DeviceContext device : set.slots().stream().map(StreamSlot::device).distinct().toList()) {
                 device.openKeyCache(config.keyCacheBytes(), stats);
             }
+            set.keyCachesOpened();
         } catch (RuntimeException e) {
             set.close();
             throw e instanceof BackendException b ? b : new BackendException("key cache: " + e, e);

@@ -72,6 +72,11 @@ final class DeviceSet implements AutoCloseable {
     private final AtomicInteger nextClaim = new AtomicInteger();
     private final List<Thread> workers = new ArrayList<>();
     private final Map<ParameterSet, Map<Operation, Integer>> preferred = new EnumMap<>(ParameterSet.class);
+    /**
+     * The sets whose keyed entry points every device with slots has, with a key cache: where one-key
+     * records run as they are. Empty until {@link #keyCachesOpened}.
+     */
+    private volatile java.util.Set<ParameterSet> keyedEverywhere = java.util.EnumSet.noneOf(ParameterSet.class);
     private final String description;
     private final Object closeLock = new Object();
     private boolean closing;
@@ -544,6 +549,34 @@ final class DeviceSet implements AutoCloseable {
     /** The preferred batch size: per device, about four device-fills per launch, times its streams. */
     int preferredBatchSize(ParameterSet params, Operation op) {
         return preferred.get(params).get(op);
+    }
+
+    /**
+     * Takes note of the devices' key caches, once the backend has opened them
+     * ({@link DeviceContext#openKeyCache}), for {@link #keyedEverywhere}.
+     */
+    void keyCachesOpened() {
+        java.util.Set<ParameterSet> sets = java.util.EnumSet.noneOf(ParameterSet.class);
+        for (ParameterSet p : ParameterSet.values()) {
+            boolean keyed = true;
+            for (int d = 0; d < devices.size(); d++) {
+                DeviceContext device = devices.get(d);
+                keyed &= slotCounts[d] == 0 || (device.keyCache() != null && device.keyedKernels(p) != null);
+            }
+            if (keyed) {
+                sets.add(p);
+            }
+        }
+        keyedEverywhere = sets;
+    }
+
+    /**
+     * Whether every device with slots has a key cache and the keyed entry points of {@code params},
+     * which one-key records need (their tasks carry no key record of their own); false before
+     * {@link #keyCachesOpened}.
+     */
+    boolean keyedEverywhere(ParameterSet params) {
+        return keyedEverywhere.contains(params);
     }
 
     /** The devices and slots, for logs. */
