@@ -190,6 +190,20 @@ abstract class Batch {
         }
     }
 
+    /**
+     * Whether the requests of records {@code [0, n)}, two or more, all name one key source and one
+     * key cache, neither null: the batch may then run them as one-key records, reading the key once.
+     */
+    static boolean ofOneKey(Object[] keySources, Object[] caches, int n) {
+        Object source = keySources[0];
+        Object cache = caches[0];
+        boolean one = n >= 2 && source != null && cache != null;
+        for (int i = 1; i < n && one; i++) {
+            one = keySources[i] == source && caches[i] == cache;
+        }
+        return one;
+    }
+
     /** The failure a task gets for a status code its operation does not define. */
     final ProviderException unexpectedStatus(int slot) {
         byte code = status[slot];

@@ -195,15 +195,9 @@ final class SignBatch extends Batch {
      * ({@link #keyLost}); their records stay zero and name no cache.
      */
     private void placeKeys(int n) {
-        Object source = keySources[0];
-        PrivateKeyCache cache = caches[0];
-        boolean one = n >= 2 && source != null && cache != null;
-        for (int i = 1; i < n && one; i++) {
-            one = keySources[i] == source && caches[i] == cache;
-        }
-        asOneKey = one;
-        if (one) {
-            if (!((SigningKey) source).copyTo(ByteBuffer.wrap(oneKey), 0)) {
+        asOneKey = ofOneKey(keySources, caches, n);
+        if (asOneKey) {
+            if (!((SigningKey) keySources[0]).copyTo(ByteBuffer.wrap(oneKey), 0)) {
                 Arrays.fill(keyLost, 0, n, true);
             }
             return;

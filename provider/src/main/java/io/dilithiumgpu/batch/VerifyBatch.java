@@ -94,14 +94,8 @@ final class VerifyBatch extends Batch {
      * runs on that array), else each copied into its record.
      */
     private void placeKeys(int n) {
-        Object source = keySources[0];
-        PublicKeyCache cache = caches[0];
-        boolean one = n >= 2 && cache != null;
-        for (int i = 1; i < n && one; i++) {
-            one = keySources[i] == source && caches[i] == cache;
-        }
-        if (one) {
-            oneKey = (byte[]) source;
+        if (ofOneKey(keySources, caches, n)) {
+            oneKey = (byte[]) keySources[0];
             return;
         }
         for (int i = 0; i < n; i++) {

@@ -4,6 +4,7 @@ import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
 import io.dilithiumgpu.core.PublicKeyCache;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -101,6 +102,7 @@ class BatchRecordsTest {
      * and the expansion into per-task records give the signatures and verdicts of per-task records.
      */
     @Test
+    @Timeout(60)
     void oneKeyRecordsFromAKeyAndItsCacheAreTheirPerTaskRecords() {
         byte[] pk = new byte[P.publicKeyBytes()];
         byte[] sk = new byte[P.privateKeyBytes()];
