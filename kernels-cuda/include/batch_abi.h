@@ -28,10 +28,10 @@
  *   expand_pk_<set>(const uint8_t *pks, const int32_t *slotOf, uint8_t *slots,
  *                   uint8_t *status, int n, uint32_t *scratch, uint8_t *workspace)
  *   sign_keyed_<set>  (const uint8_t *sks, const int32_t *keyOf, const uint8_t *slots,
- *                      const uint8_t *mus, const uint8_t *rnds, uint8_t *sigs,
+ *                      const uint8_t *mus, const uint8_t *msgs, const uint8_t *rnds, uint8_t *sigs,
  *                      uint8_t *status, int n, uint32_t *scratch, uint8_t *workspace)
  *   verify_keyed_<set>(const uint8_t *pks, const int32_t *keyOf, const uint8_t *slots,
- *                      const uint8_t *mus, const uint8_t *sigs,
+ *                      const uint8_t *mus, const uint8_t *msgs, const uint8_t *sigs,
  *                      uint8_t *status, int n, uint32_t *scratch, uint8_t *workspace)
  *
  *   __constant__ int32_t slot_bytes_sk_<set>;   bytes of one sk slot, a multiple of 256
@@ -42,9 +42,9 @@
  * expand_*: task i expands packed record i of sks / pks into slot slotOf[i]. expand_sk's status is
  * ABI_STATUS_INVALID_KEY for an s1 or s2 coefficient outside [-eta, eta] (the slot is then partly
  * written: never sign with it, wipe it), else ABI_STATUS_OK; expand_pk's is always ABI_STATUS_OK.
- * An sk slot holds A^, s1^, s2^, t0^ (NTT domain) and K; a pk slot holds A^ and NTT(t1 2^d), so
- * that a cached verification transforms no key polynomial. tr is not kept: mu comes from the host.
- * The layouts are the kernels' business (sign.cuh, verify.cuh), the sizes the host's.
+ * An sk slot holds A^, s1^, s2^, t0^ (NTT domain), K and tr; a pk slot holds A^, NTT(t1 2^d) and
+ * tr = H(pk), so that a cached verification transforms no key polynomial and a task may hash its
+ * own mu. The layouts are the kernels' business (sign.cuh, verify.cuh), the sizes the host's.
  *
  * sign_keyed / verify_keyed: keyOf[i] >= 0 takes task i's key from slot keyOf[i];
  * keyOf[i] < 0 from packed record -keyOf[i] - 1 of sks / pks, which hold the uncached keys alone,
@@ -52,6 +52,12 @@
  * when none is). mus, rnds, sigs and status are task i's records as for sign_ / verify_, and the
  * outputs and statuses are bit-exact with theirs on the same key and inputs. Give the tasks of one
  * key adjacent indices (sort by key), so that the slot they read stays in L2.
+ *
+ * msgs, when not null, replaces mus: task i's mu comes from message record i, ABI_MESSAGE_BYTES
+ * each. Its last byte is a tag: 0, and bytes [0, 64) are mu itself; t in [1, 72], and bytes
+ * [0, t - 1) are M' (FIPS 204 Algorithms 2/3: 0 || |ctx| || ctx || M; round 3.1: M), of which the
+ * task computes mu = H(tr || M', 64) with its key's tr (one Keccak-f block, tr || M' < 136 bytes).
+ * A short message then costs the host no hash at all.
  *
  * A slot holds secret-derived values: the host wipes it (to zero) when it evicts it, on close, and
  * when the key is destroyed; the kernels never leave key material anywhere else (below).
@@ -113,5 +119,6 @@
 
 #define ABI_SEED_BYTES 32
 #define ABI_MU_BYTES   64
+#define ABI_MESSAGE_BYTES 72  /* a message record: M' (at most 71 bytes) or mu, then the tag */
 
 #endif

@@ -95,8 +95,12 @@ struct SignTask {
     using PackedBlocks = Blocks<FIRST>;
     using SlotBlocks = Blocks<CANDIDATES>;
 
-    /** A cache slot: the workspace's key part [WS_A, WS_Y), then K in a 256-byte tail. */
+    /**
+     * A cache slot: the workspace's key part [WS_A, WS_Y), then a 256-byte tail of K (32 bytes) and
+     * tr (64 bytes, or 32 and zeros for round 3.1), for the tasks that hash their own mu.
+     */
     static constexpr int SLOT_KEY = WS_Y;
+    static constexpr int SLOT_TR_BYTE = SLOT_KEY * 4 + SEED_BYTES;
     static constexpr int SLOT_WORDS = SLOT_KEY + 64;
     static_assert(SLOT_WORDS % 64 == 0, "slots are whole 256-byte units");
 
@@ -206,15 +210,17 @@ struct SignTask {
 
     /**
      * Expands a packed sk into a cache slot (SLOT_WORDS words): A^, s1^, s2^, t0^ exactly as sign()
-     * would into its workspace, then K and zeros. False, the slot partly written, when s1 or s2 is
-     * out of range.
+     * would into its workspace, then K, tr and zeros. False, the slot partly written, when s1 or s2
+     * is out of range.
      */
     static DG_HD bool expand_slot(const uint8_t* sk, int32_t* slot, WarpShared& sh, const int32_t* zt) {
         const int l = (int)warp::lane();
+        uint8_t* tail = reinterpret_cast<uint8_t*>(slot + SLOT_KEY);
         warp::sync();
         reinterpret_cast<uint8_t*>(sh.seeds)[l] = sk[P::SK_RHO + l];
-        reinterpret_cast<uint8_t*>(slot + SLOT_KEY)[l] = sk[P::SK_KEY + l];
-        for (int i = SLOT_KEY + SEED_BYTES / 4 + l; i < SLOT_WORDS; i += 32) slot[i] = 0;
+        tail[l] = sk[P::SK_KEY + l];
+        for (int i = l; i < 64; i += 32) tail[SEED_BYTES + i] = i < P::TR_BYTES ? sk[P::SK_TR + i] : 0;
+        for (int i = SLOT_KEY + (SEED_BYTES + 64) / 4 + l; i < SLOT_WORDS; i += 32) slot[i] = 0;
         warp::sync();
         run_lane_streams<P>(MatrixStreams<P>{slot + WS_A}, sh.seeds, sh.stage);
         return decode_keys(sk, slot, sh, zt);

@@ -36,10 +36,14 @@ struct VerifyTask {
     static constexpr int WS_Z = WS_A + P::K * P::L * N;
     static constexpr int WS_WORDS = WS_Z + P::L * N;
 
-    /** A cache slot: A^ (K L polynomials), then NTT(t1 2^d) (K), the consecutive layout. */
+    /**
+     * A cache slot: A^ (K L polynomials), then NTT(t1 2^d) (K), the consecutive layout, then tr =
+     * H(pk) in a 256-byte tail, for the tasks that hash their own mu.
+     */
     static constexpr int SLOT_A = 0;
     static constexpr int SLOT_T1 = SLOT_A + P::K * P::L * N;
-    static constexpr int SLOT_WORDS = SLOT_T1 + P::K * N;
+    static constexpr int SLOT_TR = SLOT_T1 + P::K * N;
+    static constexpr int SLOT_WORDS = SLOT_TR + 64;
     static_assert(SLOT_WORDS % 64 == 0, "slots are whole 256-byte units");
 
     struct Args {
@@ -78,9 +82,21 @@ struct VerifyTask {
         warp_ntt(t, sh.x, zt);
     }
 
+    /** tr = H(pk) (TR_BYTES) into `to`, which the warp may read after this returns. */
+    static DG_HD void tr_of(const uint8_t* pk, uint8_t* to) {
+        WarpShake256 h;
+        h.init();
+        h.absorb_message(pk, P::PK_BYTES);
+        h.write_block(to, P::TR_BYTES);
+        warp::sync();
+    }
+
     /** Expands a packed pk into a cache slot (SLOT_WORDS words). */
     static DG_HD void expand_slot(const uint8_t* pk, int32_t* slot, WarpShared& sh, const int32_t* zt) {
+        uint8_t* tail = reinterpret_cast<uint8_t*>(slot + SLOT_TR);
+        for (int i = (int)warp::lane(); i < 256; i += 32) tail[i] = 0;
         warp::sync();
+        tr_of(pk, tail);
         reinterpret_cast<uint8_t*>(sh.seeds)[warp::lane()] = pk[warp::lane()];
         warp::sync();
         run_lane_streams<P>(MatrixStreams<P>{slot + SLOT_A}, sh.seeds, sh.stage);

@@ -19,16 +19,16 @@
     }                                                                                                \
     DG_DEFINE_CFG_SHAPED(sign_keyed, tag, KeyedSignTask, PARAMS, dg::SIGN_BLOCK_THREADS, DG_SIGN_BLOCKS_PER_SM) \
     DG_SIGN_ENTRY sign_keyed_##tag(const uint8_t* sks, const int32_t* keyOf, const uint8_t* slots,  \
-                                   const uint8_t* mus, const uint8_t* rnds, uint8_t* sigs, uint8_t* status, \
-                                   int n, uint32_t* scratch, uint8_t* workspace) {                   \
-        dg::run_persistent<dg::KeyedSignTask<dg::PARAMS>>({sks, keyOf, slots, mus, rnds, sigs}, status, n, \
+                                   const uint8_t* mus, const uint8_t* msgs, const uint8_t* rnds, uint8_t* sigs, \
+                                   uint8_t* status, int n, uint32_t* scratch, uint8_t* workspace) {  \
+        dg::run_persistent<dg::KeyedSignTask<dg::PARAMS>>({sks, keyOf, slots, mus, msgs, rnds, sigs}, status, n, \
                                                           scratch, workspace);                       \
     }                                                                                                \
     DG_DEFINE_CFG(verify_keyed, tag, KeyedVerifyTask, PARAMS)                                        \
     DG_ENTRY verify_keyed_##tag(const uint8_t* pks, const int32_t* keyOf, const uint8_t* slots,     \
-                                const uint8_t* mus, const uint8_t* sigs, uint8_t* status, int n,     \
-                                uint32_t* scratch, uint8_t* workspace) {                             \
-        dg::run_persistent<dg::KeyedVerifyTask<dg::PARAMS>>({pks, keyOf, slots, mus, sigs}, status, n, scratch, \
+                                const uint8_t* mus, const uint8_t* msgs, const uint8_t* sigs, uint8_t* status, \
+                                int n, uint32_t* scratch, uint8_t* workspace) {                      \
+        dg::run_persistent<dg::KeyedVerifyTask<dg::PARAMS>>({pks, keyOf, slots, mus, msgs, sigs}, status, n, scratch, \
                                                             workspace);                              \
     }
 

@@ -602,7 +602,7 @@ void append_ntt(Words& out, const dgtest::Poly& p) {
     out.insert(out.end(), t.c, t.c + N);
 }
 
-/** An sk slot as the layout says: A^, s1^, s2^, t0^ (NTT of the decoded sk), K, zeros to 256 bytes. */
+/** An sk slot as the layout says: A^, s1^, s2^, t0^ (NTT of the decoded sk), K, tr, zeros to 256 bytes. */
 template <class P>
 Words expected_sk_slot(const uint8_t* sk) {
     Words w;
@@ -631,11 +631,12 @@ Words expected_sk_slot(const uint8_t* sk) {
     }
     Words tail(64, 0);
     std::memcpy(tail.data(), sk + P::SK_KEY, SEED_BYTES);
+    std::memcpy(reinterpret_cast<uint8_t*>(tail.data()) + SEED_BYTES, sk + P::SK_TR, P::TR_BYTES);
     w.insert(w.end(), tail.begin(), tail.end());
     return w;
 }
 
-/** A pk slot: A^, then NTT(t1 2^d). */
+/** A pk slot: A^, then NTT(t1 2^d), then tr = H(pk) and zeros to 256 bytes. */
 template <class P>
 Words expected_pk_slot(const uint8_t* pk) {
     Words w;
@@ -646,6 +647,9 @@ Words expected_pk_slot(const uint8_t* pk) {
         for (int n = 0; n < N; ++n) t1.c[n] <<= D;
         append_ntt<P>(w, t1);
     }
+    Words tail(64, 0);
+    shake256(reinterpret_cast<uint8_t*>(tail.data()), P::TR_BYTES, pk, P::PK_BYTES);
+    w.insert(w.end(), tail.begin(), tail.end());
     return w;
 }
 
@@ -654,6 +658,79 @@ Words slot_words(const Bytes& slots, int s, int slot_bytes) {
     Words w(slot_bytes / 4);
     std::memcpy(w.data(), slots.data() + (size_t)s * slot_bytes, slot_bytes);
     return w;
+}
+
+/** A message record (ABI_MESSAGE_BYTES) of M' = `len` bytes from `from`, or of mu itself (len < 0). */
+void put_message(uint8_t* rec, const uint8_t* from, int len) {
+    std::memset(rec, 0x5C, ABI_MESSAGE_BYTES);  // bytes past M' are not read
+    std::memcpy(rec, from, len < 0 ? 64 : (size_t)len);
+    rec[ABI_MESSAGE_BYTES - 1] = (uint8_t)(len < 0 ? 0 : len + 1);
+}
+
+/**
+ * sign_keyed and verify_keyed on message records, the mixed keys of keyed_for: each task's M' of
+ * another length (0 to 71 bytes: one block with tr at most), or mu itself; against the same
+ * launches on mu = H(tr || M', 64) computed here, whose signatures keyed_for checked against the
+ * reference. A cached and an uncached key of one verification hash tr themselves alike.
+ */
+template <class P>
+bool message_records(const char* name, const char* how, uint64_t shuffle, const std::vector<Bytes>& sk,
+                     const std::vector<Bytes>& pk, const Bytes& packed, const std::vector<int32_t>& key_of,
+                     const int* signer, const Bytes& sk_slots, const Bytes& rnds, const Bytes& vpacked,
+                     const Bytes& pk_slots) {
+    const int n = (int)key_of.size();
+    const int lens[12] = {0, 71, 34, -1, 1, 70, 5, 64, 33, 17, -1, 2};
+    Bytes msgs((size_t)n * ABI_MESSAGE_BYTES), mus((size_t)n * 64);
+    for (int i = 0; i < n; ++i) {
+        const uint8_t* tr = signer[i] < 0 ? sk[0].data() + P::SK_TR : sk[signer[i]].data() + P::SK_TR;
+        uint8_t m[ABI_MESSAGE_BYTES];
+        for (auto& b : m) b = (uint8_t)rng();
+        if (lens[i] < 0) {
+            std::memcpy(&mus[(size_t)i * 64], m, 64);
+        } else {
+            Bytes in(tr, tr + P::TR_BYTES);
+            in.insert(in.end(), m, m + lens[i]);
+            shake256(&mus[(size_t)i * 64], 64, in.data(), in.size());
+        }
+        put_message(&msgs[(size_t)i * ABI_MESSAGE_BYTES], lens[i] < 0 ? &mus[(size_t)i * 64] : m, lens[i]);
+    }
+    Bytes sigs((size_t)n * P::SIG_BYTES, 0xCC), mu_sigs((size_t)n * P::SIG_BYTES, 0xCC);
+    const std::vector<uint8_t> st = emulate_launch<KeyedSignTask<P>>(
+        {packed.data(), key_of.data(), sk_slots.data(), nullptr, msgs.data(), rnds.data(), sigs.data()}, n, 3, shuffle);
+    const std::vector<uint8_t> mu_st = emulate_launch<KeyedSignTask<P>>(
+        {packed.data(), key_of.data(), sk_slots.data(), mus.data(), nullptr, rnds.data(), mu_sigs.data()}, n, 3,
+        shuffle);
+    bool ok = st == mu_st && std::memcmp(sigs.data(), mu_sigs.data(), sigs.size()) == 0;
+    CHECK(ok, "sign_keyed %s (%s): message records sign as their mu", name, how);
+
+    // Every signature of a valid key, verified on its message record with its key cached and
+    // uncached; then each on the next task's record (another message or key): rejected.
+    std::vector<int32_t> vkey_of;
+    Bytes vmsgs, vsigs;
+    std::vector<bool> expect;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int i = 0; i < n; ++i) {
+            if (signer[i] != 0 && signer[i] != 1) continue;  // pk slots: k0 in 1, k1 in 0; packed: k2, k0
+            for (int cached = 0; cached < 2; ++cached) {
+                if (!cached && signer[i] != 0) continue;
+                vkey_of.push_back(cached ? (signer[i] == 0 ? 1 : 0) : -2);
+                const int rec = pass == 0 ? i : (i + 1) % n;
+                vmsgs.insert(vmsgs.end(), &msgs[(size_t)rec * ABI_MESSAGE_BYTES],
+                             &msgs[(size_t)(rec + 1) * ABI_MESSAGE_BYTES]);
+                vsigs.insert(vsigs.end(), &sigs[(size_t)i * P::SIG_BYTES], &sigs[(size_t)(i + 1) * P::SIG_BYTES]);
+                expect.push_back(pass == 0);
+            }
+        }
+    }
+    const int m = (int)vkey_of.size();
+    const std::vector<uint8_t> vst = emulate_launch<KeyedVerifyTask<P>>(
+        {vpacked.data(), vkey_of.data(), pk_slots.data(), nullptr, vmsgs.data(), vsigs.data()}, m, 3, shuffle);
+    bool vok = true;
+    for (int j = 0; j < m; ++j) vok &= vst[j] == (expect[j] ? ABI_STATUS_OK : ABI_STATUS_REJECTED);
+    CHECK(vok, "verify_keyed %s (%s): %d message records, cached and uncached keys, accepted and rejected", name, how,
+          m);
+    (void)pk;
+    return ok && vok;
 }
 
 /**
@@ -670,7 +747,7 @@ void keyed_for(const char* name, int round) {
     constexpr int SK_SLOT = ExpandSkTask<P>::SLOT_BYTES, PK_SLOT = ExpandPkTask<P>::SLOT_BYTES;
     static_assert(SK_SLOT % 256 == 0 && PK_SLOT % 256 == 0, "slots are whole 256-byte units");
     static_assert(SK_SLOT == 4 * N * (P::K * P::L + P::L + 2 * P::K) + 256, "sk slot: A^ s1^ s2^ t0^, K");
-    static_assert(PK_SLOT == 4 * N * (P::K * P::L + P::K), "pk slot: A^, NTT(t1 2^d)");
+    static_assert(PK_SLOT == 4 * N * (P::K * P::L + P::K) + 256, "pk slot: A^, NTT(t1 2^d), tr");
     static_assert(KeyedSignTask<P>::WS_WORDS <= SignTask<P>::WS_WORDS, "sign_keyed needs no more workspace");
     static_assert(KeyedVerifyTask<P>::WS_WORDS <= VerifyTask<P>::WS_WORDS, "verify_keyed needs no more workspace");
     const uint8_t POISON = 0xA7;
@@ -734,7 +811,8 @@ void keyed_for(const char* name, int round) {
         Bytes sigs((size_t)n * P::SIG_BYTES, 0xCC), plain_sigs((size_t)n * P::SIG_BYTES, 0xCC),
             ref_sigs((size_t)n * P::SIG_BYTES);
         const std::vector<uint8_t> st = emulate_launch<KeyedSignTask<P>>(
-            {packed.data(), key_of.data(), sk_slots.data(), mus.data(), rnds.data(), sigs.data()}, n, 3, shuffle);
+            {packed.data(), key_of.data(), sk_slots.data(), mus.data(), nullptr, rnds.data(), sigs.data()}, n, 3,
+            shuffle);
         const std::vector<uint8_t> plain_st = emulate_launch<SignTask<P>>(
             {plain_sks.data(), mus.data(), rnds.data(), plain_sigs.data()}, n, 3, shuffle);
         for (int i = 0; i < n; ++i) {
@@ -794,7 +872,7 @@ void keyed_for(const char* name, int round) {
             if (v.damage == 3) sg[i % P::CTILDE_BYTES] ^= 0x01;
         }
         const std::vector<uint8_t> vst = emulate_launch<KeyedVerifyTask<P>>(
-            {vpacked.data(), vkey_of.data(), pk_slots.data(), vmus.data(), vsigs.data()}, m, 3, shuffle);
+            {vpacked.data(), vkey_of.data(), pk_slots.data(), vmus.data(), nullptr, vsigs.data()}, m, 3, shuffle);
         const std::vector<uint8_t> vplain =
             emulate_launch<VerifyTask<P>>({plain_pks.data(), vmus.data(), vsigs.data()}, m, 3, shuffle);
         int rejected = 0;
@@ -810,10 +888,13 @@ void keyed_for(const char* name, int round) {
             ok &= same;
         }
         CHECK(rejected == 6, "verify_keyed %s: 6 of the batch are rejected (%d)", name, rejected);
+
+        ok &= message_records<P>(name, how, shuffle, sk, pk, packed, key_of, signer, sk_slots, rnds, vpacked, pk_slots);
     }
     CHECK(ok, "key cache %s", name);
     std::printf("  key cache %-11s %s (sk slot %d B, pk slot %d B; expand_sk, sign_keyed, expand_pk, verify_keyed == "
-                "sign_, verify_, reference)\n", name, ok ? "pass" : "FAIL", SK_SLOT, PK_SLOT);
+                "sign_, verify_, reference; message records == their mu)\n", name, ok ? "pass" : "FAIL", SK_SLOT,
+                PK_SLOT);
 }
 
 void test_key_cache() {

@@ -48,6 +48,16 @@ public interface Backend extends AutoCloseable {
     void run(BatchRecords records);
 
     /**
+     * Whether this backend hashes μ itself for one-key records of {@code op} on {@code params}
+     * that carry {@link MessageRecord}s ({@link BatchRecords#withMessages}), so that callers may
+     * hand over short messages instead of μ. Only such a backend is given those records. False by
+     * default: the host's own hash is as fast as any.
+     */
+    default boolean hashesMessages(ParameterSet params, Operation op) {
+        return false;
+    }
+
+    /**
      * Whether batches whose records are in this backend's {@link #allocateHost} buffers run faster
      * than heap arrays: true for the CUDA backend, whose copies then go straight to the device.
      * The batcher then keeps its pooled batches in such buffers.

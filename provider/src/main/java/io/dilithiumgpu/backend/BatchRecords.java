@@ -30,6 +30,10 @@ import java.util.Objects;
  * {@link #host(int)} gives null), and its cache, the only entry of the caches, stands for every
  * task; {@link #key()} is the handle, where one made them.
  *
+ * <p>One-key records may carry {@link MessageRecord}s in place of μ ({@link #withMessages}): field
+ * 1 is then {@code messages}, {@value MessageRecord#BYTES} bytes a task, and only a backend that
+ * {@linkplain Backend#hashesMessages hashes messages} runs them.
+ *
  * <p>Immutable; the arrays and buffers it names are the caller's, and {@code with...} returns a
  * new instance naming the same ones.
  */
@@ -46,17 +50,20 @@ public final class BatchRecords {
     private final boolean oneKey;
     private final KeyHandle key;
     private final Object[] keySources;
+    private final boolean messages;
 
     private BatchRecords(ParameterSet params, Operation op, int n, byte[][] arrays, HostBuffer[] buffers,
                          byte[] status, PrivateKeyCache[] privateKeyCaches, PublicKeyCache[] publicKeyCaches,
                          TaskListener listener) {
-        this(params, op, n, arrays, buffers, status, privateKeyCaches, publicKeyCaches, listener, false, null, null);
+        this(params, op, n, arrays, buffers, status, privateKeyCaches, publicKeyCaches, listener, false, null, null,
+                false);
     }
 
     private BatchRecords(ParameterSet params, Operation op, int n, byte[][] arrays, HostBuffer[] buffers,
                          byte[] status, PrivateKeyCache[] privateKeyCaches, PublicKeyCache[] publicKeyCaches,
-                         TaskListener listener, boolean oneKey, KeyHandle key, Object[] keySources) {
+                         TaskListener listener, boolean oneKey, KeyHandle key, Object[] keySources, boolean messages) {
         this.oneKey = oneKey;
+        this.messages = messages;
         this.key = key;
         this.keySources = keySources;
         this.params = params;
@@ -180,7 +187,7 @@ public final class BatchRecords {
         Object cache = handle.cache();
         PrivateKeyCache[] pc = cache instanceof PrivateKeyCache c ? new PrivateKeyCache[] {c} : null;
         PublicKeyCache[] uc = cache instanceof PublicKeyCache c ? new PublicKeyCache[] {c} : null;
-        return new BatchRecords(params, op, n, arrays, buffers, status, pc, uc, listener, true, handle, null);
+        return new BatchRecords(params, op, n, arrays, buffers, status, pc, uc, listener, true, handle, null, false);
     }
 
     /**
@@ -241,7 +248,7 @@ public final class BatchRecords {
     }
 
     private BatchRecords withOneKey(PrivateKeyCache[] pc, PublicKeyCache[] uc) {
-        return new BatchRecords(params, op, n, arrays, buffers, status, pc, uc, listener, true, null, null);
+        return new BatchRecords(params, op, n, arrays, buffers, status, pc, uc, listener, true, null, null, false);
     }
 
     private static BatchRecords onHeap(ParameterSet params, Operation op, int n, byte[] status, byte[]... arrays) {
@@ -326,7 +333,8 @@ public final class BatchRecords {
         requireEntries(caches == null ? n : caches.length, "caches");
         requireEntries(keySources == null ? n : keySources.length, "key sources");
         requireNoKey();
-        return new BatchRecords(params, op, n, arrays, buffers, status, caches, null, listener, false, null, keySources);
+        return new BatchRecords(params, op, n, arrays, buffers, status, caches, null, listener, false, null, keySources,
+                false);
     }
 
     /** As {@link #withCaches(PrivateKeyCache[])}, with public-key caches for verification records. */
@@ -340,7 +348,8 @@ public final class BatchRecords {
         requireEntries(caches == null ? n : caches.length, "caches");
         requireEntries(keySources == null ? n : keySources.length, "key sources");
         requireNoKey();
-        return new BatchRecords(params, op, n, arrays, buffers, status, null, caches, listener, false, null, keySources);
+        return new BatchRecords(params, op, n, arrays, buffers, status, null, caches, listener, false, null, keySources,
+                false);
     }
 
     /**
@@ -350,7 +359,63 @@ public final class BatchRecords {
      */
     public BatchRecords withListener(TaskListener early) {
         return new BatchRecords(params, op, n, arrays, buffers, status, privateKeyCaches, publicKeyCaches, early, oneKey,
-                key, keySources);
+                key, keySources, messages);
+    }
+
+    /**
+     * These one-key records with task i's μ given by {@link MessageRecord} i of {@code messages}
+     * (M′ for the backend to hash with the key's tr, or μ itself) instead of field 1: for a backend
+     * that {@linkplain Backend#hashesMessages hashes messages}. The key must be the records' own
+     * (tr is read from it, or hashed from a public key, where a backend hashes on the host).
+     *
+     * @throws IllegalStateException    when these are not one-key records of heap arrays, or carry messages already
+     * @throws IllegalArgumentException when {@code messages} holds fewer than n records
+     */
+    public BatchRecords withMessages(byte[] messages) {
+        requireMessagesFit(false);
+        Objects.requireNonNull(messages, "messages");
+        if (messages.length < (long) n * MessageRecord.BYTES) {
+            throw new IllegalArgumentException("messages hold " + messages.length + " bytes; " + n + " tasks of "
+                    + MessageRecord.BYTES + " need " + (long) n * MessageRecord.BYTES);
+        }
+        byte[][] a = arrays.clone();
+        a[1] = messages;
+        return new BatchRecords(params, op, n, a, buffers, status, privateKeyCaches, publicKeyCaches, listener, true,
+                key, keySources, true);
+    }
+
+    /** As {@link #withMessages(byte[])}, for one-key records in host buffers. */
+    public BatchRecords withMessages(HostBuffer messages) {
+        requireMessagesFit(true);
+        Objects.requireNonNull(messages, "messages").requireRecords("messages", n, MessageRecord.BYTES);
+        HostBuffer[] b = buffers.clone();
+        b[1] = messages;
+        return new BatchRecords(params, op, n, arrays, b, status, privateKeyCaches, publicKeyCaches, listener, true,
+                key, keySources, true);
+    }
+
+    private void requireMessagesFit(boolean host) {
+        if (!oneKey || op == Operation.KEYGEN || messages || inHost() != host) {
+            throw new IllegalStateException("message records replace the μ of one-key signing or verification records "
+                    + (host ? "in host buffers" : "on the heap") + ", not of " + op + " records"
+                    + (oneKey ? "" : " of a key per task") + (messages ? " with messages" : ""));
+        }
+    }
+
+    /** These records with μ records {@code mus} in place of their message records ({@link MessageRecord#runOnMu}). */
+    BatchRecords withMus(byte[] mus) {
+        byte[][] a = arrays.clone();
+        a[1] = mus;
+        return new BatchRecords(params, op, n, a, buffers, status, privateKeyCaches, publicKeyCaches, listener, oneKey,
+                key, keySources, false);
+    }
+
+    /** As {@link #withMus(byte[])}, for records in host buffers. */
+    BatchRecords withMus(HostBuffer mus) {
+        HostBuffer[] b = buffers.clone();
+        b[1] = mus;
+        return new BatchRecords(params, op, n, arrays, b, status, privateKeyCaches, publicKeyCaches, listener, oneKey,
+                key, keySources, false);
     }
 
     private void requireNoKey() {
@@ -397,6 +462,9 @@ public final class BatchRecords {
      */
     public boolean oneKey() { return oneKey; }
 
+    /** Whether field 1 holds {@link MessageRecord}s rather than μ ({@link #withMessages}). */
+    public boolean messages() { return messages; }
+
     /** The handle of one-key records made from a {@link KeyHandle}, or null (per-task keys, or a key given as bytes). */
     public KeyHandle key() { return key; }
 
@@ -419,10 +487,10 @@ public final class BatchRecords {
     public TaskListener listener() { return listener; }
 
     /** Bytes of one record of field f. */
-    public int recordBytes(int f) { return recordBytes(params, op, f); }
+    public int recordBytes(int f) { return messages && f == 1 ? MessageRecord.BYTES : recordBytes(params, op, f); }
 
     /** Field f's name, as in the factories' parameters ({@code seeds}, {@code privateKeys}, ...). */
-    public String name(int f) { return name(op, f); }
+    public String name(int f) { return messages && f == 1 ? "messages" : name(op, f); }
 
     /** Whether field f is read (an input) rather than written. */
     public boolean input(int f) {

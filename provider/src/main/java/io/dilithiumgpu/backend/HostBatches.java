@@ -15,6 +15,10 @@ public final class HostBatches {
      * same caches; the listener is not told (every outcome is in the status bytes on return).
      */
     public static void run(Backend backend, BatchRecords records) {
+        if (records.messages()) {
+            MessageRecord.runOnMu(backend, records);
+            return;
+        }
         int n = records.count();
         int fields = records.fields();
         byte[][] arrays = new byte[fields][];

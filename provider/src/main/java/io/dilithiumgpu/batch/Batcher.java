@@ -3,6 +3,7 @@ package io.dilithiumgpu.batch;
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.HostBuffer;
+import io.dilithiumgpu.backend.MessageRecord;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.ProviderThreads;
 import io.dilithiumgpu.core.ParameterSet;
@@ -312,6 +313,55 @@ public final class Batcher implements Engine, AutoCloseable {
                 mu, Objects.requireNonNull(random, "random")));
     }
 
+    /** {@inheritDoc} Where the backend hashes messages, one-key batches hand it theirs. */
+    @Override
+    public boolean takesMessages(ParameterSet params, Operation op) {
+        return primary.hashesMessages(params, op);
+    }
+
+    /**
+     * {@inheritDoc} The record is read in place, as μ is by {@link #signDrawing}; a batch hashes
+     * it with {@code tr} itself where its backend does not ({@link SignBatch}).
+     *
+     * @throws IllegalArgumentException when the record or tr has the wrong length
+     */
+    @Override
+    public CompletableFuture<byte[]> signMessageDrawing(ParameterSet params, SigningKey key, PrivateKeyCache cache,
+                                                        byte[] tr, byte[] message, Consumer<byte[]> random) {
+        requireMessage(params, tr, message);
+        return submit(lane(Operation.SIGN, params), new SignBatch.Request(Objects.requireNonNull(key, "key"), cache,
+                tr, message, null, Objects.requireNonNull(random, "random")));
+    }
+
+    /** {@inheritDoc} As {@link #signMessageDrawing}, rnd handed over as to {@link #signInPlace}. */
+    @Override
+    public CompletableFuture<byte[]> signMessageInPlace(ParameterSet params, SigningKey key, PrivateKeyCache cache,
+                                                        byte[] tr, byte[] message, byte[] rnd) {
+        requireMessage(params, tr, message);
+        requireLength(rnd, params.rndBytes(), "rnd");
+        return submit(lane(Operation.SIGN, params), new SignBatch.Request(Objects.requireNonNull(key, "key"), cache,
+                tr, message, rnd, null));
+    }
+
+    /**
+     * {@inheritDoc} As {@link #verifyInPlace}, the record read in place, as by {@link #signMessageDrawing}.
+     *
+     * @throws IllegalArgumentException when the record or tr has the wrong length
+     */
+    @Override
+    public CompletableFuture<Boolean> verifyMessageInPlace(ParameterSet params, byte[] publicKey, PublicKeyCache cache,
+                                                           byte[] tr, byte[] message, byte[] signature) {
+        requireMessage(params, tr, message);
+        CompletableFuture<Boolean> unqueued = unqueued(params, publicKey, signature);
+        return unqueued != null ? unqueued
+                : submit(lane(Operation.VERIFY, params), new VerifyBatch.Request(publicKey, cache, tr, message, signature));
+    }
+
+    private static void requireMessage(ParameterSet params, byte[] tr, byte[] message) {
+        requireLength(message, MessageRecord.BYTES, "message record");
+        requireLength(tr, params.trBytes(), "tr");
+    }
+
     private CompletableFuture<byte[]> sign(ParameterSet params, byte[] privateKey, PrivateKeyCache cache,
                                            byte[] mu, byte[] rnd, boolean copy) {
         requireLength(mu, ParameterSet.MU_BYTES, "mu");
@@ -366,14 +416,21 @@ public final class Batcher implements Engine, AutoCloseable {
     private CompletableFuture<Boolean> verify(ParameterSet params, byte[] publicKey, PublicKeyCache cache,
                                               byte[] mu, byte[] signature, boolean copy) {
         requireLength(mu, ParameterSet.MU_BYTES, "mu");
+        CompletableFuture<Boolean> unqueued = unqueued(params, publicKey, signature);
+        return unqueued != null ? unqueued
+                : submit(lane(Operation.VERIFY, params), new VerifyBatch.Request(publicKey, cache, mu, signature, copy));
+    }
+
+    /**
+     * The outcome of a verification that is never queued: a public key of the wrong length fails
+     * with {@link InvalidKeyException}, a signature of the wrong length is false; else null.
+     */
+    private static CompletableFuture<Boolean> unqueued(ParameterSet params, byte[] publicKey, byte[] signature) {
         if (publicKey.length != params.publicKeyBytes()) {
             return CompletableFuture.failedFuture(new InvalidKeyException(params + " public key must be "
                     + params.publicKeyBytes() + " bytes, not " + publicKey.length));
         }
-        if (signature.length != params.signatureBytes()) {
-            return CompletableFuture.completedFuture(Boolean.FALSE);
-        }
-        return submit(lane(Operation.VERIFY, params), new VerifyBatch.Request(publicKey, cache, mu, signature, copy));
+        return signature.length != params.signatureBytes() ? CompletableFuture.completedFuture(Boolean.FALSE) : null;
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.dilithiumgpu.batch;
 
+import io.dilithiumgpu.backend.MessageRecord;
+import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PrivateKeyCache;
 import io.dilithiumgpu.core.PublicKeyCache;
@@ -107,5 +109,35 @@ public interface Engine {
     default CompletableFuture<Boolean> verifyInPlace(ParameterSet params, byte[] publicKey, PublicKeyCache cache,
                                                      byte[] mu, byte[] signature) {
         return verify(params, publicKey, cache, mu, signature);
+    }
+
+    /**
+     * Whether a caller of {@code op} on {@code params} may give a short message instead of μ (the
+     * {@code Message} forms below) and spare its thread the hash: true where the engine's backend
+     * hashes μ itself ({@link io.dilithiumgpu.backend.Backend#hashesMessages}). False by default.
+     */
+    default boolean takesMessages(ParameterSet params, Operation op) {
+        return false;
+    }
+
+    /**
+     * {@link #signDrawing} of the message in {@code message}, a {@link MessageRecord} read in place:
+     * μ = H(tr ‖ M′, 64), {@code tr} the key's own. By default μ is computed now.
+     */
+    default CompletableFuture<byte[]> signMessageDrawing(ParameterSet params, SigningKey key, PrivateKeyCache cache,
+                                                         byte[] tr, byte[] message, Consumer<byte[]> random) {
+        return signDrawing(params, key, cache, MessageRecord.mu(tr, message), random);
+    }
+
+    /** {@link #signInPlace(ParameterSet, SigningKey, PrivateKeyCache, byte[], byte[])} of a {@link MessageRecord}, as {@link #signMessageDrawing}. */
+    default CompletableFuture<byte[]> signMessageInPlace(ParameterSet params, SigningKey key, PrivateKeyCache cache,
+                                                         byte[] tr, byte[] message, byte[] rnd) {
+        return signInPlace(params, key, cache, MessageRecord.mu(tr, message), rnd);
+    }
+
+    /** {@link #verifyInPlace} of a {@link MessageRecord}, as {@link #signMessageDrawing}: tr is the public key's. */
+    default CompletableFuture<Boolean> verifyMessageInPlace(ParameterSet params, byte[] publicKey, PublicKeyCache cache,
+                                                            byte[] tr, byte[] message, byte[] signature) {
+        return verifyInPlace(params, publicKey, cache, MessageRecord.mu(tr, message), signature);
     }
 }

@@ -49,6 +49,11 @@ final class Records {
         return host;
     }
 
+    /** The records as one buffer (the array's or the host buffer's), for absolute reads and writes. */
+    ByteBuffer view() {
+        return view;
+    }
+
     /** Copies {@code record} (exactly one record long) into record {@code slot}. */
     void put(int slot, byte[] record) {
         put(slot, record, 0);

@@ -3,6 +3,7 @@ package io.dilithiumgpu.batch;
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.HostBuffer;
+import io.dilithiumgpu.backend.MessageRecord;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskListener;
 import io.dilithiumgpu.backend.TaskStatus;
@@ -26,6 +27,10 @@ import java.util.function.LongFunction;
  * all name one {@code SigningKey} and cache (a server's key, from many threads) copies the key once
  * and runs as one-key records ({@link BatchRecords#oneKey()}), where a copy into every record and
  * its wipe would cost more host time than the rest of the batch's records.
+ *
+ * <p>A request may give a short message ({@link MessageRecord}) and its key's tr instead of μ. A
+ * one-key batch hands such records to a backend that {@linkplain Backend#hashesMessages hashes}
+ * them; otherwise the batch hashes them here, before the backend runs ({@link Messages}).
  */
 final class SignBatch extends Batch {
     /** The most bytes one draw asks of a request's random source. */
@@ -46,6 +51,7 @@ final class SignBatch extends Batch {
     /** The SigningKey each record's key was copied through, or null for a request of key bytes. */
     private final Object[] keySources;
     private final Records mus;
+    private final Messages messages;
     private final Records rnds;
     private final Records signatures;
     /** The records whose rnd the batch draws itself, from {@link #drawFrom}, before it runs. */
@@ -61,6 +67,7 @@ final class SignBatch extends Batch {
         this.caches = new PrivateKeyCache[capacity];
         this.keySources = new Object[capacity];
         this.mus = records(ParameterSet.MU_BYTES);
+        this.messages = new Messages(capacity, records(MessageRecord.BYTES), mus);
         this.rnds = records(params.rndBytes());
         this.signatures = records(params.signatureBytes());
         this.toDraw = new int[capacity];
@@ -72,7 +79,10 @@ final class SignBatch extends Batch {
         private final byte[] privateKey;
         private final SigningKey key;
         private final PrivateKeyCache cache;
+        /** μ, or a {@link MessageRecord} when {@link #tr} is set. */
         private final byte[] mu;
+        /** The key's tr, for a request of a message record; else null. */
+        private final byte[] tr;
         /** The rnd handed over, or null when {@link #random} draws it. */
         private final byte[] rnd;
         /** Where the batch draws the rnd from when the request carries none, or null. */
@@ -93,6 +103,7 @@ final class SignBatch extends Batch {
             this.key = null;
             this.cache = cache;
             this.mu = copy ? mu.clone() : mu;
+            this.tr = null;
             this.rnd = copy ? rnd.clone() : rnd;
             this.random = null;
         }
@@ -102,7 +113,7 @@ final class SignBatch extends Batch {
          * rnd handed over (zeroed once read), as for an in-place request.
          */
         Request(SigningKey key, PrivateKeyCache cache, byte[] mu, byte[] rnd) {
-            this(key, cache, mu, rnd, null);
+            this(key, cache, null, mu, rnd, null);
         }
 
         /**
@@ -111,13 +122,18 @@ final class SignBatch extends Batch {
          * source come from one draw, on the batch thread.
          */
         Request(SigningKey key, PrivateKeyCache cache, byte[] mu, Consumer<byte[]> random) {
-            this(key, cache, mu, null, random);
+            this(key, cache, null, mu, null, random);
         }
 
-        private Request(SigningKey key, PrivateKeyCache cache, byte[] mu, byte[] rnd, Consumer<byte[]> random) {
+        /**
+         * As the requests above, of a {@link MessageRecord} and the key's tr instead of μ when
+         * {@code tr} is not null; rnd handed over, or drawn from {@code random} when rnd is null.
+         */
+        Request(SigningKey key, PrivateKeyCache cache, byte[] tr, byte[] mu, byte[] rnd, Consumer<byte[]> random) {
             this.privateKey = null;
             this.key = key;
             this.cache = cache;
+            this.tr = tr;
             this.mu = mu;
             this.rnd = rnd;
             this.random = random;
@@ -153,7 +169,11 @@ final class SignBatch extends Batch {
         }
         caches[slot] = r.cache;
         keySources[slot] = r.key;
-        mus.put(slot, r.mu);
+        if (r.tr != null) {
+            messages.put(slot, r.tr, r.mu);
+        } else {
+            mus.put(slot, r.mu);
+        }
         if (r.rnd != null) {
             rnds.put(slot, r.rnd);
         } else if (drawCount == 0 || r.random == drawFrom) {
@@ -226,14 +246,16 @@ final class SignBatch extends Batch {
         if (drawCount > 0) {
             drawRnds();  // once: a rerun on the CPU after a backend failure signs with the same rnds
         }
+        boolean onBackend = asOneKey && messages.any() && backend.hashesMessages(params, Operation.SIGN);
+        if (!onBackend) {
+            messages.hash(n);
+        }
         if (asOneKey) {
-            if (privateKeys.inHost()) {
-                backend.run(BatchRecords.sign(caches[0], oneKey, n, mus.host(), rnds.host(), signatures.host(), status)
-                        .withListener(early));
-            } else {
-                backend.run(BatchRecords.sign(caches[0], oneKey, n, mus.array(), rnds.array(), signatures.array(),
-                        status));
-            }
+            BatchRecords r = privateKeys.inHost()
+                    ? BatchRecords.sign(caches[0], oneKey, n, mus.host(), rnds.host(), signatures.host(), status)
+                            .withListener(early)
+                    : BatchRecords.sign(caches[0], oneKey, n, mus.array(), rnds.array(), signatures.array(), status);
+            backend.run(onBackend ? messages.withMessages(r, n) : r);
         } else if (privateKeys.inHost()) {
             backend.run(BatchRecords.sign(params, n, privateKeys.host(), mus.host(), rnds.host(), signatures.host(),
                     status).withCaches(caches, keySources).withListener(early));
@@ -272,6 +294,7 @@ final class SignBatch extends Batch {
             Arrays.fill(oneKey, (byte) 0);
         }
         rnds.zero(n);
+        messages.clear(n);
         Arrays.fill(keyLost, 0, n, false);
         keysPlaced = false;
         asOneKey = false;

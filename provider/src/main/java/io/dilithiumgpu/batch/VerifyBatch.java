@@ -3,6 +3,7 @@ package io.dilithiumgpu.batch;
 import io.dilithiumgpu.backend.Backend;
 import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.HostBuffer;
+import io.dilithiumgpu.backend.MessageRecord;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskListener;
 import io.dilithiumgpu.backend.TaskStatus;
@@ -22,6 +23,8 @@ import java.util.function.LongFunction;
  * <p>The public keys are copied when the batch runs, not when it loads: a batch whose requests all
  * name one key array and cache (a CA's or a validator's key, from many threads) runs as one-key
  * records ({@link BatchRecords#oneKey()}) on that array, copying no key at all.
+ *
+ * <p>A request may give a short message and its key's tr instead of μ, as to {@link SignBatch}.
  */
 final class VerifyBatch extends Batch {
     private final Records publicKeys;
@@ -33,6 +36,7 @@ final class VerifyBatch extends Batch {
     /** The array each record's public key was copied from. */
     private final Object[] keySources;
     private final Records mus;
+    private final Messages messages;
     private final Records signatures;
 
     VerifyBatch(ParameterSet params, int capacity, LongFunction<HostBuffer> allocator) {
@@ -41,6 +45,7 @@ final class VerifyBatch extends Batch {
         this.caches = new PublicKeyCache[capacity];
         this.keySources = new Object[capacity];
         this.mus = records(ParameterSet.MU_BYTES);
+        this.messages = new Messages(capacity, records(MessageRecord.BYTES), mus);
         this.signatures = records(params.signatureBytes());
     }
 
@@ -48,7 +53,10 @@ final class VerifyBatch extends Batch {
     static final class Request extends Task<Boolean> {
         private final byte[] publicKey;
         private final PublicKeyCache cache;
+        /** μ, or a {@link io.dilithiumgpu.backend.MessageRecord} when {@link #tr} is set. */
         private final byte[] mu;
+        /** The key's tr, for a request of a message record; else null. */
+        private final byte[] tr;
         private final byte[] signature;
 
         /** All three are copied; lengths are checked by the caller. */
@@ -65,7 +73,17 @@ final class VerifyBatch extends Batch {
             this.publicKey = copy ? publicKey.clone() : publicKey;
             this.cache = cache;
             this.mu = copy ? mu.clone() : mu;
+            this.tr = null;
             this.signature = copy ? signature.clone() : signature;
+        }
+
+        /** A message record and its key's tr instead of μ; every array read in place. */
+        Request(byte[] publicKey, PublicKeyCache cache, byte[] tr, byte[] message, byte[] signature) {
+            this.publicKey = publicKey;
+            this.cache = cache;
+            this.mu = message;
+            this.tr = tr;
+            this.signature = signature;
         }
 
         @Override
@@ -84,7 +102,11 @@ final class VerifyBatch extends Batch {
         Request r = (Request) task;
         caches[slot] = r.cache;
         keySources[slot] = r.publicKey;
-        mus.put(slot, r.mu);
+        if (r.tr != null) {
+            messages.put(slot, r.tr, r.mu);
+        } else {
+            mus.put(slot, r.mu);
+        }
         signatures.put(slot, r.signature);
         return true;
     }
@@ -109,12 +131,15 @@ final class VerifyBatch extends Batch {
             placeKeys(n);
             keysPlaced = true;
         }
+        boolean onBackend = oneKey != null && messages.any() && backend.hashesMessages(params, Operation.VERIFY);
+        if (!onBackend) {
+            messages.hash(n);
+        }
         if (oneKey != null) {
-            if (publicKeys.inHost()) {
-                backend.run(BatchRecords.verify(caches[0], oneKey, n, mus.host(), signatures.host(), status));
-            } else {
-                backend.run(BatchRecords.verify(caches[0], oneKey, n, mus.array(), signatures.array(), status));
-            }
+            BatchRecords r = publicKeys.inHost()
+                    ? BatchRecords.verify(caches[0], oneKey, n, mus.host(), signatures.host(), status)
+                    : BatchRecords.verify(caches[0], oneKey, n, mus.array(), signatures.array(), status);
+            backend.run(onBackend ? messages.withMessages(r, n) : r);
         } else if (publicKeys.inHost()) {
             backend.run(BatchRecords.verify(params, n, publicKeys.host(), mus.host(), signatures.host(), status)
                     .withCaches(caches, keySources));
@@ -142,6 +167,7 @@ final class VerifyBatch extends Batch {
     /** Public keys, μ and signatures are public; the cache, source and key references are dropped. */
     @Override
     void wipeSecrets(int n) {
+        messages.clear(n);
         keysPlaced = false;
         oneKey = null;
         Arrays.fill(caches, 0, n, null);

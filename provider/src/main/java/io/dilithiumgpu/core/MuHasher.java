@@ -85,7 +85,10 @@ public final class MuHasher {
         return hasher.finish();
     }
 
-    private static void checkContext(ParameterSet p, byte[] ctx) {
+    /**
+     * @throws IllegalArgumentException when ctx is longer than 255 bytes, or non-empty for round 3.1
+     */
+    public static void checkContext(ParameterSet p, byte[] ctx) {
         if (ctx.length > 255) {
             throw new IllegalArgumentException("context longer than 255 bytes: " + ctx.length);
         }

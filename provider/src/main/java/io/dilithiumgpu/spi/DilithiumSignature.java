@@ -1,6 +1,7 @@
 package io.dilithiumgpu.spi;
 
 import io.dilithiumgpu.backend.Operation;
+import io.dilithiumgpu.batch.Engine;
 import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.batch.SigningKey;
 import io.dilithiumgpu.core.ParameterSet;
@@ -284,7 +285,11 @@ public final class DilithiumSignature extends SignatureSpi {
         byte[] sk = null;
         byte[] rnd = null;
         try {
-            byte[] mu = message.mu();
+            Engine engine = route == Route.DIRECT ? null : Engines.shared();
+            // A short message goes to an engine that hashes μ itself as it is, unless rnd derives from μ here.
+            byte[] record = engine != null && !rndFromKey() && engine.takesMessages(params, Operation.SIGN)
+                    ? message.record() : null;
+            byte[] mu = record == null ? message.mu() : null;
             if (privateKey.isDestroyed()) {
                 throw new SignatureException(params + " private key was destroyed after initSign");
             }
@@ -295,7 +300,9 @@ public final class DilithiumSignature extends SignatureSpi {
                 rnd = drawnRnd();
             } else {
                 // The default randomness: the batch draws its requests' rnds at once.
-                request = Engines.shared().signDrawing(params, signingKey, privateKey.cache(), mu, DRAW_DEFAULT);
+                request = record != null
+                        ? engine.signMessageDrawing(params, signingKey, privateKey.cache(), tr, record, DRAW_DEFAULT)
+                        : engine.signDrawing(params, signingKey, privateKey.cache(), mu, DRAW_DEFAULT);
                 return EngineCalls.await(request, params, " signing", SignatureException::new);
             }
             if (route == Route.DIRECT) {
@@ -306,7 +313,8 @@ public final class DilithiumSignature extends SignatureSpi {
             }
             byte[] handedRnd = rnd;
             rnd = null;  // the engine's from here on: it wipes it (EngineCalls.signInPlace)
-            request = EngineCalls.signInPlace(Engines.shared(), params, signingKey, privateKey.cache(), mu, handedRnd);
+            request = EngineCalls.signInPlace(engine, params, signingKey, privateKey.cache(), tr, record, mu,
+                    handedRnd);
             return EngineCalls.await(request, params, " signing", SignatureException::new);
         } finally {
             router.ended(Operation.SIGN, params, route, started, request == null ? 0 : Engines.readyNanos(request));
@@ -412,16 +420,15 @@ public final class DilithiumSignature extends SignatureSpi {
         if (publicKey == null) {
             throw new SignatureException("Signature is initialized for signing, not verification");
         }
-        byte[] mu;
-        try {
-            if (message == null) {
-                startMessage();
-            }
-            mu = message.mu();
-        } finally {
-            spareMessage = message;
-            message = null;
+        if (message == null) {
+            startMessage();
         }
+        MuInput ended = message;
+        spareMessage = ended;
+        message = null;
+        // μ now, as before routing, unless the message may go to the engine whole.
+        byte[] mu = signature != null && signature.length == params.signatureBytes() && ended.holdsRecord()
+                ? null : ended.mu();
         if (signature == null) {
             throw new SignatureException("signature is null");
         }
@@ -433,11 +440,20 @@ public final class DilithiumSignature extends SignatureSpi {
         long started = router.started(route);
         CompletableFuture<Boolean> request = null;
         try {
+            Engine engine = route == Route.DIRECT ? null : Engines.shared();
+            byte[] record = null;
+            if (mu == null) {
+                record = engine != null && engine.takesMessages(params, Operation.VERIFY) ? ended.record() : null;
+                mu = record == null ? ended.mu() : null;
+            }
             if (route == Route.DIRECT) {
                 return Scheme.verify(params, publicKey.rawKeyInPlace(), 0, publicKey.cache(), mu, 0, signature, 0);
             }
             // This thread blocks until the verdict, so the engine reads the arrays in place.
-            request = Engines.shared().verifyInPlace(params, publicKey.rawKeyInPlace(), publicKey.cache(), mu, signature);
+            request = record != null
+                    ? engine.verifyMessageInPlace(params, publicKey.rawKeyInPlace(), publicKey.cache(), tr, record,
+                            signature)
+                    : engine.verifyInPlace(params, publicKey.rawKeyInPlace(), publicKey.cache(), mu, signature);
             return EngineCalls.await(request, params, " verification", SignatureException::new);
         } finally {
             router.ended(Operation.VERIFY, params, route, started, request == null ? 0 : Engines.readyNanos(request));

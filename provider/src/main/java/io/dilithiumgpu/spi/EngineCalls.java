@@ -75,8 +75,19 @@ final class EngineCalls {
      */
     static CompletableFuture<byte[]> signInPlace(Engine engine, ParameterSet p, SigningKey key, PrivateKeyCache cache,
                                                  byte[] mu, byte[] rnd) {
+        return signInPlace(engine, p, key, cache, null, null, mu, rnd);
+    }
+
+    /**
+     * As {@link #signInPlace(Engine, ParameterSet, SigningKey, PrivateKeyCache, byte[], byte[])},
+     * of {@code message} ({@link Engine#signMessageInPlace}, with the key's tr) where it is not
+     * null, else of μ.
+     */
+    static CompletableFuture<byte[]> signInPlace(Engine engine, ParameterSet p, SigningKey key, PrivateKeyCache cache,
+                                                 byte[] tr, byte[] message, byte[] mu, byte[] rnd) {
         try {
-            return engine.signInPlace(p, key, cache, mu, rnd);
+            return message != null ? engine.signMessageInPlace(p, key, cache, tr, message, rnd)
+                    : engine.signInPlace(p, key, cache, mu, rnd);
         } catch (RuntimeException | Error notHandedOver) {
             Arrays.fill(rnd, (byte) 0);
             throw notHandedOver;

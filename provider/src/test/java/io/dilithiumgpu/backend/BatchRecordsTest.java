@@ -68,6 +68,46 @@ class BatchRecordsTest {
         }
     }
 
+    /**
+     * Message records replace the μ of one-key signing and verification records only, heap for
+     * heap and host for host, once; too few are refused by name; the listener and key are kept.
+     */
+    @Test
+    void messageRecordsReplaceTheMuOfOneKeyRecordsOnly() {
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        int n = 3;
+        byte[] sk = new byte[p.privateKeyBytes()];
+        byte[] pk = new byte[p.publicKeyBytes()];
+        byte[] messages = new byte[n * MessageRecord.BYTES];
+        BatchRecords signing = BatchRecords.sign(new PrivateKeyCache(p), sk, n, new byte[n * 64],
+                new byte[n * p.rndBytes()], new byte[n * p.signatureBytes()], new byte[n]);
+        BatchRecords m = signing.withMessages(messages);
+        assertTrue(m.messages() && m.oneKey());
+        assertFalse(signing.messages());
+        assertSame(messages, m.array(1));
+        assertSame(sk, m.array(0));
+        assertEquals(MessageRecord.BYTES, m.recordBytes(1));
+        assertEquals("messages", m.name(1));
+        assertTrue(m.withListener(null).messages());
+        assertThrows(IllegalStateException.class, () -> m.withMessages(messages), "once");
+        IllegalArgumentException shortOnes = assertThrows(IllegalArgumentException.class,
+                () -> signing.withMessages(new byte[n * MessageRecord.BYTES - 1]));
+        assertTrue(shortOnes.getMessage().contains("messages"), shortOnes.getMessage());
+        BatchRecords perTask = BatchRecords.sign(p, n, new byte[n * p.privateKeyBytes()], new byte[n * 64],
+                new byte[n * p.rndBytes()], new byte[n * p.signatureBytes()], new byte[n]);
+        assertThrows(IllegalStateException.class, () -> perTask.withMessages(messages), "a key per task");
+        try (HostBuffer mus = HostBuffer.allocate(n * 64); HostBuffer sigs = HostBuffer.allocate(n * p.signatureBytes());
+             HostBuffer in = HostBuffer.allocate(n * MessageRecord.BYTES)) {
+            BatchRecords host = BatchRecords.verify(new PublicKeyCache(p), pk, n, mus, sigs, new byte[n]);
+            assertThrows(IllegalStateException.class, () -> host.withMessages(messages), "heap records for host ones");
+            assertThrows(IllegalStateException.class, () -> signing.withMessages(in), "host records for heap ones");
+            BatchRecords hm = host.withMessages(in);
+            assertTrue(hm.messages());
+            assertSame(in, hm.host(1));
+            assertSame(sigs, hm.host(2));
+        }
+    }
+
     @Test
     void cachesBelongToTheirOperationAndCoverEveryTask() {
         byte[] status = new byte[1];

@@ -429,6 +429,106 @@ class BatcherTest {
     }
 
     /**
+     * Requests that give a short message and their key's tr instead of μ ({@link
+     * Batcher#signMessageInPlace}, {@link Batcher#verifyMessageInPlace}), among requests of μ: a
+     * one-key batch hands a backend that hashes messages its records as they are, the μ of the
+     * others beside them; to a backend that does not, and for a batch of two keys, the batch hashes
+     * them itself. Signatures and verdicts are the core's on μ = H(tr ‖ M′), a forged signature
+     * rejected alone, on the heap and in host buffers.
+     */
+    @Test
+    void shortMessagesReachABackendThatHashesThemInOneKeyBatches() throws Exception {
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        Fixtures.KeyPair kp = keys(p);
+        int n = 7;
+        int forged = 3;
+        byte[][] records = new byte[n][];
+        byte[][] mus = new byte[n][];
+        byte[][] sigs = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            byte[] m = java.util.Arrays.copyOf(message(i), 11 * i);  // M' of 2 to 68 bytes
+            records[i] = messageRecord(new byte[] {0, 0}, m);
+            mus[i] = mu(p, kp.tr, m);
+            sigs[i] = new byte[p.signatureBytes()];
+            Scheme.sign(p, kp.sk, 0, null, mus[i], 0, rnd(p, i), 0, sigs[i], 0);
+        }
+        for (boolean hashes : new boolean[] {false, true}) {
+            for (boolean hostBuffers : new boolean[] {false, true}) {
+                SpyBackend spy = new SpyBackend(new CpuBackend(), "cpu", 16);
+                if (hostBuffers) {
+                    spy.preferHostBuffers();
+                }
+                if (hashes) {
+                    spy.hashMessages();
+                }
+                Batcher b = open(BatchConfig.builder().maxInFlight(1).build(), spy, null);
+                assertEquals(hashes, b.takesMessages(p, io.dilithiumgpu.backend.Operation.SIGN));
+                SigningKey key = (dst, offset) -> {
+                    dst.put(offset, kp.sk, 0, kp.sk.length);
+                    return true;
+                };
+                SigningKey sameBytes = (dst, offset) -> {
+                    dst.put(offset, kp.sk, 0, kp.sk.length);
+                    return true;
+                };
+                PrivateKeyCache cache = new PrivateKeyCache(p);
+                PublicKeyCache verifier = new PublicKeyCache(p);
+                String how = "hashing backend: " + hashes + ", host buffers: " + hostBuffers;
+                assertTimeoutPreemptively(GENEROUS, () -> {
+                    for (boolean twoKeys : new boolean[] {false, true}) {
+                        int before = spy.messageBatches.size();
+                        CompletableFuture<byte[]> first = signHeld(spy, b, p, kp);
+                        List<CompletableFuture<byte[]>> signs = new ArrayList<>();
+                        for (int i = 0; i < n; i++) {
+                            SigningKey k = twoKeys && i == 2 ? sameBytes : key;
+                            signs.add(i % 3 == 1 ? b.signInPlace(p, k, cache, mus[i], rnd(p, i))
+                                    : b.signMessageInPlace(p, k, cache, kp.tr, records[i], rnd(p, i)));
+                        }
+                        spy.release();
+                        first.join();
+                        for (int i = 0; i < n; i++) {
+                            assertArrayEquals(sigs[i], signs.get(i).join(), "signature " + i + ", " + how);
+                        }
+                        assertEquals(hashes && !twoKeys ? List.of(n) : List.of(),
+                                spy.messageBatches.subList(before, spy.messageBatches.size()),
+                                "message records reach a hashing backend in one-key batches only; two keys: "
+                                        + twoKeys + ", " + how);
+                        spy.entered.drainPermits();
+                    }
+                    int before = spy.messageBatches.size();
+                    CompletableFuture<byte[]> first = signHeld(spy, b, p, kp);
+                    List<CompletableFuture<Boolean>> verdicts = new ArrayList<>();
+                    for (int i = 0; i < n; i++) {
+                        byte[] sig = sigs[i].clone();
+                        if (i == forged) {
+                            sig[9] ^= 4;
+                        }
+                        verdicts.add(i % 3 == 1 ? b.verifyInPlace(p, kp.pk, verifier, mus[i], sig)
+                                : b.verifyMessageInPlace(p, kp.pk, verifier, kp.tr, records[i], sig));
+                    }
+                    spy.release();
+                    first.join();
+                    for (int i = 0; i < n; i++) {
+                        assertEquals(i != forged, verdicts.get(i).join(), "verification " + i + ", " + how);
+                    }
+                    assertEquals(hashes ? List.of(n) : List.of(),
+                            spy.messageBatches.subList(before, spy.messageBatches.size()), "verification, " + how);
+                });
+                b.close();
+            }
+        }
+    }
+
+    /** A {@link io.dilithiumgpu.backend.MessageRecord} of M′ = header ‖ m. */
+    private static byte[] messageRecord(byte[] header, byte[] m) {
+        byte[] record = new byte[io.dilithiumgpu.backend.MessageRecord.BYTES];
+        System.arraycopy(header, 0, record, 0, header.length);
+        System.arraycopy(m, 0, record, header.length, m.length);
+        io.dilithiumgpu.backend.MessageRecord.tag(record, header.length + m.length);
+        return record;
+    }
+
+    /**
      * Requests that leave their rnd to the batch ({@link Batcher#signDrawing}) get it from one draw
      * of their source per batch, in the order they loaded, and keep it when the batch reruns on the
      * CPU after the primary failed; a request naming another source draws its own.

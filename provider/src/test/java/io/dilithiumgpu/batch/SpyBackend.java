@@ -45,6 +45,9 @@ final class SpyBackend implements Backend {
     private final AtomicInteger faultIndex = new AtomicInteger();
     private volatile CountDownLatch gate = new CountDownLatch(0);
     private volatile boolean prefersHost;
+    private volatile boolean hashes;
+    /** The size of every batch handed over as message records ({@link BatchRecords#messages()}). */
+    final List<Integer> messageBatches = new CopyOnWriteArrayList<>();
     /** Views of every host buffer {@link #allocateHost} handed out, while it poses as preferring them. */
     final List<ByteBuffer> hostViews = new CopyOnWriteArrayList<>();
     final List<HostBuffer> hostBuffers = new CopyOnWriteArrayList<>();
@@ -70,6 +73,17 @@ final class SpyBackend implements Backend {
     @Override
     public boolean prefersHostBuffers() {
         return prefersHost;
+    }
+
+    /** Poses as a backend that hashes message records itself (as the CUDA backend's keyed kernels do). */
+    SpyBackend hashMessages() {
+        hashes = true;
+        return this;
+    }
+
+    @Override
+    public boolean hashesMessages(ParameterSet params, Operation op) {
+        return hashes && op != Operation.KEYGEN;
     }
 
     @Override
@@ -126,6 +140,9 @@ final class SpyBackend implements Backend {
      */
     @Override
     public void run(BatchRecords r) {
+        if (r.messages()) {
+            messageBatches.add(r.count());  // hashed on the way to the delegate (HostBatches, CpuBackend)
+        }
         if (r.inHost()) {
             for (int f = 0; f < r.fields(); f++) {
                 if (r.secret(f) && r.host(f) != null) {  // a one-key batch's key is on the heap

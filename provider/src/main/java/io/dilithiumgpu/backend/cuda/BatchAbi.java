@@ -42,6 +42,8 @@ final class BatchAbi {
     /** {@code ABI_SEED_BYTES} and {@code ABI_MU_BYTES}. */
     static final int SEED_BYTES = ParameterSet.SEED_BYTES;
     static final int MU_BYTES = ParameterSet.MU_BYTES;
+    /** {@code ABI_MESSAGE_BYTES}: a message record of the keyed entry points. */
+    static final int MESSAGE_BYTES = io.dilithiumgpu.backend.MessageRecord.BYTES;
 
     private BatchAbi() {}
 

@@ -43,6 +43,11 @@ final class Chunk {
      * hold equal key bytes.
      */
     final Object[] keySources;
+    /**
+     * Whether the μ field holds {@link io.dilithiumgpu.backend.MessageRecord}s, which only the
+     * keyed entry points hash ({@link KeyedRun}); only a one-key call's chunks do.
+     */
+    final boolean messages;
     final CompletableFuture<Void> done = new CompletableFuture<>();
     /** {@link System#nanoTime()} when queued for a slot, or claimed by its caller. */
     long queuedNanos;
@@ -55,12 +60,15 @@ final class Chunk {
      */
     Chunk(ParameterSet params, Operation op, ChunkPlan plan, int index, byte[][] arrays, Pointer[] pinned,
           ByteBuffer[] views, TaskListener early) {
-        this(params, op, plan, index, arrays, pinned, views, early, null, null);
+        this(params, op, plan, index, arrays, pinned, views, early, null, null, false);
     }
 
-    /** As above, with the call's key objects ({@link #keys}) and their records' sources ({@link #keySources}), or nulls. */
+    /**
+     * As above, with the call's key objects ({@link #keys}) and their records' sources ({@link
+     * #keySources}), or nulls, and whether its μ are {@link #messages}.
+     */
     Chunk(ParameterSet params, Operation op, ChunkPlan plan, int index, byte[][] arrays, Pointer[] pinned,
-          ByteBuffer[] views, TaskListener early, Object[] keys, Object[] keySources) {
+          ByteBuffer[] views, TaskListener early, Object[] keys, Object[] keySources, boolean messages) {
         this.params = params;
         this.op = op;
         this.plan = plan;
@@ -72,5 +80,6 @@ final class Chunk {
         this.early = plan.tellsEarly() ? early : null;
         this.keys = keys;
         this.keySources = keySources;
+        this.messages = messages;
     }
 }

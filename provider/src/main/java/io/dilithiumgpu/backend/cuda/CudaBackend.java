@@ -5,6 +5,7 @@ import io.dilithiumgpu.backend.BackendException;
 import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.HostBatches;
 import io.dilithiumgpu.backend.HostBuffer;
+import io.dilithiumgpu.backend.MessageRecord;
 import io.dilithiumgpu.backend.OneKeyRecords;
 import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.core.ParameterSet;
@@ -51,6 +52,8 @@ public final class CudaBackend implements Backend {
     private ObjectName mbeanName;
     private final Map<ParameterSet, Map<Operation, Integer>> preferred = new EnumMap<>(ParameterSet.class);
     private DeviceSet devices;
+    /** {@link #devices} once its key caches are open, for reads without the lock; null while none are. */
+    private volatile DeviceSet opened;
     private String description = "not open";
     private boolean closed;
 
@@ -155,7 +158,12 @@ public final class CudaBackend implements Backend {
             return;
         }
         // One task of one-key records is a task with its own key record: its chunk cannot tell them apart.
-        if (records.oneKey() && (records.count() == 1 || !keyedEverywhere(records))) {
+        boolean keyed = records.count() > 1 && keyedEverywhere(records);
+        if (records.messages() && !keyed) {
+            MessageRecord.runOnMu(this, records);  // only the keyed entry points hash messages
+            return;
+        }
+        if (records.oneKey() && !keyed) {
             OneKeyRecords.runExpanded(this, records);
             return;
         }
@@ -173,7 +181,7 @@ public final class CudaBackend implements Backend {
         DeviceSet set = devices();
         try {
             set.run(records.params(), records.op(), records.count(), arrays, null, null, null, keys(records),
-                    records.keySources());
+                    records.keySources(), records.messages());
         } catch (BackendException e) {
             failed(set, e);
             throw e;
@@ -236,12 +244,23 @@ public final class CudaBackend implements Backend {
         arrays[0] = records.oneKey() ? records.array(0) : null;
         try {
             set.run(records.params(), records.op(), records.count(), arrays, pointers, views, records.listener(),
-                    keys(records), records.keySources());
+                    keys(records), records.keySources(), records.messages());
         } catch (BackendException e) {
             failed(set, e);
             throw e;
         }
         return true;
+    }
+
+    /**
+     * True for signing and verification of a set whose keyed entry points every open device has:
+     * one-key records of it run there, and their kernels hash message records themselves. Reads
+     * the devices as last opened, without opening them (callers ask on every call).
+     */
+    @Override
+    public boolean hashesMessages(ParameterSet params, Operation op) {
+        DeviceSet set = opened;
+        return set != null && op != Operation.KEYGEN && set.keyedEverywhere(params);
     }
 
     /**
@@ -295,6 +314,7 @@ public final class CudaBackend implements Backend {
             throw e;
         }
         health.markHealthy();
+        opened = devices;
         description = devices.description();
         for (ParameterSet p : ParameterSet.values()) {
             Map<Operation, Integer> byOp = new EnumMap<>(Operation.class);
@@ -327,6 +347,7 @@ public final class CudaBackend implements Backend {
                 return;
             }
             devices = null;
+            opened = null;
             health.markFailed(cause);
             description = "unhealthy after: " + cause.getMessage();
         }
@@ -343,6 +364,7 @@ public final class CudaBackend implements Backend {
             closed = true;
             set = devices;
             devices = null;
+            opened = null;
             description = "closed";
             name = mbeanName;
             mbeanName = null;

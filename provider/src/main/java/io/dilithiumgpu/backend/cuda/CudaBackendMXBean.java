@@ -61,6 +61,12 @@ public interface CudaBackendMXBean {
     long getEarlyTaskCount();
 
     /**
+     * Signing and verification tasks that gave the device their message instead of μ
+     * ({@link io.dilithiumgpu.backend.MessageRecord}): the kernel hashed μ, not the caller's thread.
+     */
+    long getMessageTaskCount();
+
+    /**
      * Chunks their caller ran on its own thread, on a slot it found idle, instead of handing them
      * to the slot's worker: the chunks of calls of several, and lone verification chunks (as the
      * batcher's batches of single calls are).

@@ -17,6 +17,7 @@ final class CudaStats implements CudaBackendMXBean {
     private final LongAdder wipe = new LongAdder();
     private final LongAdder slept = new LongAdder();
     private final LongAdder toldEarly = new LongAdder();
+    private final LongAdder messages = new LongAdder();
     private final LongAdder inline = new LongAdder();
     private volatile AtomicLongArray perDevice = new AtomicLongArray(0);
     private final LongAdder keyHits = new LongAdder();
@@ -51,6 +52,11 @@ final class CudaStats implements CudaBackendMXBean {
     /** Tasks a slot reported to their call's {@link io.dilithiumgpu.backend.TaskListener} as they ended. */
     void toldEarly(int count) {
         toldEarly.add(count);
+    }
+
+    /** Tasks of a launch on message records ({@link io.dilithiumgpu.backend.MessageRecord}) that ran. */
+    void messagesRan(int count) {
+        messages.add(count);
     }
 
     /** The devices now open number {@code count}: the per-device counts start again when that changes. */
@@ -124,6 +130,11 @@ final class CudaStats implements CudaBackendMXBean {
     @Override
     public long getEarlyTaskCount() {
         return toldEarly.sum();
+    }
+
+    @Override
+    public long getMessageTaskCount() {
+        return messages.sum();
     }
 
     @Override

@@ -265,21 +265,22 @@ final class DeviceSet implements AutoCloseable {
      */
     void run(ParameterSet params, Operation op, int n, byte[][] arrays, Pointer[] pinned, ByteBuffer[] views,
              TaskListener early) {
-        run(params, op, n, arrays, pinned, views, early, null, null);
+        run(params, op, n, arrays, pinned, views, early, null, null, false);
     }
 
     /**
      * As above, with the call's key objects, one per task, or null ({@link Chunk#keys}): chunks
-     * with them run on the device key cache where it helps ({@link KeyedRun}); and where each
-     * task's key record was copied from, or null ({@link Chunk#keySources}).
+     * with them run on the device key cache where it helps ({@link KeyedRun}); where each task's
+     * key record was copied from, or null ({@link Chunk#keySources}); and whether the μ field
+     * holds message records ({@link Chunk#messages}: one-key calls only).
      */
     void run(ParameterSet params, Operation op, int n, byte[][] arrays, Pointer[] pinned, ByteBuffer[] views,
-             TaskListener early, Object[] keys, Object[] keySources) {
+             TaskListener early, Object[] keys, Object[] keySources, boolean messages) {
         ChunkPlan plan = ChunkPlan.of(n, op, pinned != null, early != null, config, loads(keys),
                 KeyedRun.oneKey(keys, n));
         List<Chunk> chunks = new ArrayList<>(plan.chunks());
         for (int i = 0; i < plan.chunks(); i++) {
-            chunks.add(new Chunk(params, op, plan, i, arrays, pinned, views, early, keys, keySources));
+            chunks.add(new Chunk(params, op, plan, i, arrays, pinned, views, early, keys, keySources, messages));
             inFlight.incrementAndGet(plan.device(i));
         }
         try {

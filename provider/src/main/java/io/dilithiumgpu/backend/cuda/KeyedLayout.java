@@ -43,10 +43,12 @@ final class KeyedLayout {
     /**
      * The layout of {@code sign_keyed_*} or {@code verify_keyed_*} for {@code tasks} tasks of which
      * {@code uncached} packed keys are uploaded: keys ({@code privateKeys} or {@code publicKeys}),
-     * {@code keyOf} (int32 per task), {@code mus}, then {@code rnds} and {@code signatures} (out)
-     * for signing or {@code signatures} (in) for verification, and {@code status}.
+     * {@code keyOf} (int32 per task), {@code mus} (or {@code messages}, {@link
+     * io.dilithiumgpu.backend.MessageRecord}s, when {@code messages}), then {@code rnds} and
+     * {@code signatures} (out) for signing or {@code signatures} (in) for verification, and
+     * {@code status}.
      */
-    static KeyedLayout launch(ParameterSet p, Operation op, int tasks, int uncached) {
+    static KeyedLayout launch(ParameterSet p, Operation op, int tasks, int uncached, boolean messages) {
         if (tasks < 1 || uncached < 0 || uncached > tasks) {
             throw new IllegalArgumentException(tasks + " tasks, " + uncached + " uncached keys");
         }
@@ -55,20 +57,28 @@ final class KeyedLayout {
             case SIGN -> {
                 b.add("privateKeys", uncached, p.privateKeyBytes(), true, true);
                 b.add("keyOf", tasks, 4, true, false);
-                b.add("mus", tasks, BatchAbi.MU_BYTES, true, false);
+                addMus(b, tasks, messages);
                 b.add("rnds", tasks, p.rndBytes(), true, true);
                 b.add("signatures", tasks, p.signatureBytes(), false, false);
             }
             case VERIFY -> {
                 b.add("publicKeys", uncached, p.publicKeyBytes(), true, false);
                 b.add("keyOf", tasks, 4, true, false);
-                b.add("mus", tasks, BatchAbi.MU_BYTES, true, false);
+                addMus(b, tasks, messages);
                 b.add("signatures", tasks, p.signatureBytes(), true, false);
             }
             case KEYGEN -> throw new IllegalArgumentException("key generation reads no cached key");
         }
         b.add("status", tasks, 1, false, false);
         return new KeyedLayout(tasks, List.copyOf(b.parts));
+    }
+
+    private static void addMus(Builder b, int tasks, boolean messages) {
+        if (messages) {
+            b.add("messages", tasks, BatchAbi.MESSAGE_BYTES, true, false);
+        } else {
+            b.add("mus", tasks, BatchAbi.MU_BYTES, true, false);
+        }
     }
 
     /**
@@ -90,8 +100,10 @@ final class KeyedLayout {
     static long capacityBytes(int tasks) {
         long max = 0;
         for (ParameterSet p : ParameterSet.values()) {
-            max = Math.max(max, launch(p, Operation.SIGN, tasks, tasks).totalBytes());
-            max = Math.max(max, launch(p, Operation.VERIFY, tasks, tasks).totalBytes());
+            for (boolean messages : new boolean[] {false, true}) {
+                max = Math.max(max, launch(p, Operation.SIGN, tasks, tasks, messages).totalBytes());
+                max = Math.max(max, launch(p, Operation.VERIFY, tasks, tasks, messages).totalBytes());
+            }
             max = Math.max(max, expand(p, true, tasks).totalBytes());
             max = Math.max(max, expand(p, false, tasks).totalBytes());
         }

@@ -131,7 +131,7 @@ final class KeyedRun {
         DeviceKeyCache cache = slot.device().keyCache();
         DeviceKeyCache.Region region = cache == null ? null : cache.region(c.params, c.op == Operation.SIGN);
         if (region == null) {
-            if (oneKey(c)) {
+            if (oneKey(c) || c.messages) {
                 throw new IllegalStateException("a one-key chunk on a device without a key cache for " + c.params);
             }
             return null;
@@ -381,7 +381,7 @@ final class KeyedRun {
      */
     private void launch() {
         int n = c.count;
-        layout = KeyedLayout.launch(c.params, c.op, n, tasks.uncachedRecords());
+        layout = KeyedLayout.launch(c.params, c.op, n, tasks.uncachedRecords(), c.messages);
         if (layout.totalBytes() > slot.blockBytes()) {
             throw new IllegalStateException("a keyed chunk of " + n + " tasks does not fit its slot");
         }
@@ -402,14 +402,14 @@ final class KeyedRun {
             inputs = Inputs.IN_PLACE;
         } else if (c.pinned == null || (c.op == Operation.VERIFY && n <= PACKED_TASKS)) {
             inputs = Inputs.PACKED;
-            musAt = device(layout.part("mus"));
+            musAt = device(partOf(1));
             rndsAt = secret ? device(layout.part("rnds")) : null;
             for (int f : fields) {
                 pack(f, h);
             }
         } else {
             inputs = Inputs.PER_FIELD;
-            musAt = device(layout.part("mus"));
+            musAt = device(partOf(1));
             rndsAt = secret ? device(layout.part("rnds")) : null;
         }
         KeyedLayout.Part status = layout.status();
@@ -443,10 +443,14 @@ final class KeyedRun {
                 : device(keyOf);
         CUdeviceptr slotsAt = tasks.cached() > 0 ? region.base() : none;
         CUdeviceptr statusAt = statusMapped ? slot.hostBlockMapped().withByteOffset(status.offset()) : device(status);
+        // μ or message records: the kernel hashes the latter (batch_abi.h), the other pointer null.
+        CUdeviceptr msgsAt = c.messages ? musAt : none;
+        musAt = c.messages ? none : musAt;
         CUdeviceptr[] args = c.op == Operation.SIGN
-                ? new CUdeviceptr[] {keysAt, keyOfAt, slotsAt, musAt, rndsAt,
+                ? new CUdeviceptr[] {keysAt, keyOfAt, slotsAt, musAt, msgsAt, rndsAt,
                         signaturesAt != null ? signaturesAt : device(layout.part("signatures")), statusAt}
-                : new CUdeviceptr[] {keysAt, keyOfAt, slotsAt, musAt, device(layout.part("signatures")), statusAt};
+                : new CUdeviceptr[] {keysAt, keyOfAt, slotsAt, musAt, msgsAt, device(layout.part("signatures")),
+                        statusAt};
         slot.launch(region.kernels.keyed(secret), args, n, where);
         if (c.op == Operation.SIGN && signaturesAt == null) {
             if (c.pinned == null) {
@@ -495,7 +499,7 @@ final class KeyedRun {
     private CUdeviceptr mappedRecords(int f) {
         CUdeviceptr base = slot.device().mappedHost(c.pinned[f]);
         int size = switch (f) {
-            case 1 -> BatchAbi.MU_BYTES;
+            case 1 -> c.messages ? BatchAbi.MESSAGE_BYTES : BatchAbi.MU_BYTES;
             case 2 -> c.op == Operation.SIGN ? c.params.rndBytes() : c.params.signatureBytes();
             case 3 -> c.params.signatureBytes();
             default -> throw new IllegalArgumentException("field " + f);
@@ -513,9 +517,10 @@ final class KeyedRun {
 
     /** The layout's array of records field f. */
     private KeyedLayout.Part partOf(int f) {
+        String mus = c.messages ? "messages" : "mus";
         return switch (c.op) {
-            case SIGN -> layout.part(f == 1 ? "mus" : f == 2 ? "rnds" : "signatures");
-            case VERIFY -> layout.part(f == 1 ? "mus" : "signatures");
+            case SIGN -> layout.part(f == 1 ? mus : f == 2 ? "rnds" : "signatures");
+            case VERIFY -> layout.part(f == 1 ? mus : "signatures");
             case KEYGEN -> throw new IllegalStateException();
         };
     }
@@ -559,6 +564,9 @@ final class KeyedRun {
             if (failure == null) {
                 stats.chunkRan(c.count, started - c.queuedNanos, packed - started, computed - packed,
                         submitted - packed, unpacked - computed, System.nanoTime() - wipeStart, sleep);
+                if (c.messages) {
+                    stats.messagesRan(c.count);
+                }
             }
         }
     }

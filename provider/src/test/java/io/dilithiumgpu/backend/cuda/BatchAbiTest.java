@@ -49,7 +49,8 @@ class BatchAbiTest {
                 Map.entry("ABI_STATUS_REJECTED", (int) TaskStatus.REJECTED),
                 Map.entry("ABI_STATUS_INVALID_KEY", (int) TaskStatus.INVALID_KEY),
                 Map.entry("ABI_SEED_BYTES", BatchAbi.SEED_BYTES),
-                Map.entry("ABI_MU_BYTES", BatchAbi.MU_BYTES));
+                Map.entry("ABI_MU_BYTES", BatchAbi.MU_BYTES),
+                Map.entry("ABI_MESSAGE_BYTES", BatchAbi.MESSAGE_BYTES));
     }
 
     @Test

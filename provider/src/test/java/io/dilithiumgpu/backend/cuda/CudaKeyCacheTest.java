@@ -5,6 +5,8 @@ import io.dilithiumgpu.backend.BatchRecords;
 import io.dilithiumgpu.backend.HostBuffer;
 import io.dilithiumgpu.backend.HostBufferFixtures;
 import io.dilithiumgpu.backend.KeyHandle;
+import io.dilithiumgpu.backend.MessageRecord;
+import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.backend.TaskStatus;
 import io.dilithiumgpu.core.KeyIdentity;
 import io.dilithiumgpu.core.MuHasher;
@@ -591,6 +593,35 @@ class CudaKeyCacheTest extends GpuBesideCpu {
                     assertEquals(i != 5, verdicts.get(i).join(), "verification " + i + ", round " + round);
                 }
             }
+            // Requests of short messages: the device hashes their μ with the cached key's tr.
+            assertTrue(b.takesMessages(p, Operation.SIGN) && b.takesMessages(p, Operation.VERIFY));
+            byte[] tr = Scheme.tr(p, pk, 0);
+            byte[][] records = new byte[n][];
+            byte[] messageMus = new byte[n * 64];
+            for (int i = 0; i < n; i++) {
+                records[i] = random(r, MessageRecord.BYTES);
+                MessageRecord.tag(records[i], i % (MessageRecord.MAX_MESSAGE + 1));
+                System.arraycopy(MessageRecord.mu(tr, records[i]), 0, messageMus, i * 64, 64);
+            }
+            byte[][] messageExpected = cpuSign(p, n, spread(sk, p.privateKeyBytes(), new int[n]), messageMus, rnds);
+            long hashed = fresh.metrics().getMessageTaskCount();
+            List<java.util.concurrent.CompletableFuture<byte[]>> sigs = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                sigs.add(b.signMessageInPlace(p, key, signer, tr, records[i],
+                        Arrays.copyOfRange(rnds, i * p.rndBytes(), (i + 1) * p.rndBytes())));
+            }
+            List<java.util.concurrent.CompletableFuture<Boolean>> verdicts = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                byte[] sig = Arrays.copyOfRange(messageExpected[0], i * s, (i + 1) * s);
+                verdicts.add(b.verifyMessageInPlace(p, pk, verifier, tr, records[(i + (i == 9 ? 1 : 0)) % n], sig));
+            }
+            for (int i = 0; i < n; i++) {
+                assertArrayEquals(Arrays.copyOfRange(messageExpected[0], i * s, (i + 1) * s), sigs.get(i).join(),
+                        "signature of message " + i);
+                assertEquals(i != 9, verdicts.get(i).join(), "verification of message " + i);
+            }
+            assertTrue(fresh.metrics().getMessageTaskCount() - hashed > n / 2,
+                    "the device hashed the messages: " + (fresh.metrics().getMessageTaskCount() - hashed));
             assertTrue(fresh.metrics().getKeyCacheHits() > 0, "the batches read the cached keys");
             assertEquals(0, b.metrics().getFallbackCount(), "every batch ran on the GPU");
         }
@@ -641,6 +672,7 @@ class CudaKeyCacheTest extends GpuBesideCpu {
             }
         }
         oneKeyRecordsMatchTheCpu(p, keys.sk(0), keys.pk(0), r);
+        messageRecordsMatchTheirMu(p, keys.sk(0), keys.pk(0), r);
         anInvalidPrivateKeyIsNeverCached(p, keys.sk(1), r);
     }
 
@@ -719,6 +751,78 @@ class CudaKeyCacheTest extends GpuBesideCpu {
     }
 
     /**
+     * One-key records of message records ({@link MessageRecord}: M′ of every length a record holds,
+     * and μ itself between them), on the heap and in pinned host buffers: the kernels hash μ with
+     * the cached key's tr, and the signatures and verdicts are the CPU's on that μ; a forged
+     * signature and a record of another message are rejected alone. One task of them, which runs
+     * without the cache, is hashed on the host.
+     */
+    private void messageRecordsMatchTheirMu(ParameterSet p, byte[] sk, byte[] pk, SplittableRandom r) {
+        byte[] tr = Scheme.tr(p, pk, 0);
+        int n = MessageRecord.MAX_MESSAGE + 2;
+        byte[] messages = new byte[n * MessageRecord.BYTES];
+        byte[] mus = new byte[n * 64];
+        for (int i = 0; i < n; i++) {
+            byte[] record = random(r, MessageRecord.BYTES);
+            if (i % 9 == 4) {
+                record[MessageRecord.BYTES - 1] = 0;  // μ itself
+            } else {
+                MessageRecord.tag(record, Math.min(i, MessageRecord.MAX_MESSAGE));
+            }
+            System.arraycopy(record, 0, messages, i * MessageRecord.BYTES, record.length);
+            System.arraycopy(MessageRecord.mu(tr, record), 0, mus, i * 64, 64);
+        }
+        byte[] rnds = random(r, n * p.rndBytes());
+        byte[][] expected = cpuSign(p, n, spread(sk, p.privateKeyBytes(), new int[n]), mus, rnds);
+        int s = p.signatureBytes();
+        byte[] badSigs = expected[0].clone();
+        badSigs[7 * s + 11] ^= 0x08;
+        byte[] badMessages = messages.clone();
+        badMessages[20 * MessageRecord.BYTES] ^= 1;  // M′ of task 20, not its μ
+        byte[] expectedStatus = new byte[n];
+        expectedStatus[7] = TaskStatus.REJECTED;
+        expectedStatus[20] = TaskStatus.REJECTED;
+        PrivateKeyCache signer = new PrivateKeyCache(p);
+        PublicKeyCache verifier = new PublicKeyCache(p);
+        long hashed = gpu.metrics().getMessageTaskCount();
+        assertTrue(gpu.hashesMessages(p, Operation.SIGN) && gpu.hashesMessages(p, Operation.VERIFY),
+                p + ": every device has the keyed entry points");
+        try (HostBuffer msgIn = HostBufferFixtures.filled(gpu::allocateHost, messages);
+             HostBuffer badIn = HostBufferFixtures.filled(gpu::allocateHost, badMessages);
+             HostBuffer musIn = gpu.allocateHost(mus.length);
+             HostBuffer rndsIn = HostBufferFixtures.filled(gpu::allocateHost, rnds);
+             HostBuffer sigOut = gpu.allocateHost(expected[0].length);
+             HostBuffer sigIn = HostBufferFixtures.filled(gpu::allocateHost, badSigs)) {
+            for (int round = 0; round < 2; round++) {
+                byte[] sigs = new byte[expected[0].length];
+                byte[] status = new byte[n];
+                gpu.run(BatchRecords.sign(signer, sk.clone(), n, new byte[mus.length], rnds, sigs, status)
+                        .withMessages(messages));
+                assertSame(expected, new byte[][] {sigs, status}, p + " message records, heap, round " + round);
+                gpu.run(BatchRecords.sign(signer, sk.clone(), n, musIn, rndsIn, sigOut, status).withMessages(msgIn));
+                assertSame(expected, new byte[][] {HostBufferFixtures.contents(sigOut), status},
+                        p + " message records, pinned, round " + round);
+                Arrays.fill(status, (byte) 7);
+                gpu.run(BatchRecords.verify(verifier, pk, n, new byte[mus.length], badSigs, status)
+                        .withMessages(badMessages));
+                assertArrayEquals(expectedStatus, status, p + " message records, verify, heap, round " + round);
+                Arrays.fill(status, (byte) 7);
+                gpu.run(BatchRecords.verify(verifier, pk, n, musIn, sigIn, status).withMessages(badIn));
+                assertArrayEquals(expectedStatus, status, p + " message records, verify, pinned, round " + round);
+            }
+            assertEquals(8L * n, gpu.metrics().getMessageTaskCount() - hashed, p + ": the device hashed every task's");
+            byte[] oneSig = new byte[s];
+            byte[] oneStatus = new byte[1];
+            gpu.run(BatchRecords.sign(signer, sk.clone(), 1, new byte[64], Arrays.copyOf(rnds, p.rndBytes()), oneSig,
+                    oneStatus).withMessages(Arrays.copyOf(messages, MessageRecord.BYTES)));
+            assertArrayEquals(Arrays.copyOf(expected[0], s), oneSig, p + " one task of message records");
+            assertEquals(8L * n, gpu.metrics().getMessageTaskCount() - hashed, p + ": one task is hashed on the host");
+        } finally {
+            signer.destroy();
+        }
+    }
+
+    /**
      * One-key verification on the heap and in pinned host buffers on either side of
      * {@link KeyedRun#PACKED_TASKS} (records packed into the slot's block, or copied per field),
      * with a forged signature and a forged μ among valid ones: the statuses come back through the
@@ -788,6 +892,7 @@ class CudaKeyCacheTest extends GpuBesideCpu {
     void knownAnswersThroughTheCachedRoute() {
         long hits = gpu.metrics().getKeyCacheHits();
         int signed = 0;
+        int fromMessages = 0;
         for (TestVectors.AcvpCase c : concat(TestVectors.acvp("ML-DSA-sigGen-FIPS204", 2),
                 TestVectors.acvp("ML-DSA-sigGen-FIPS204-tr1", 2))) {
             if (!c.has("sk") || c.has("hashAlg") && !"none".equals(c.text("hashAlg"))
@@ -800,6 +905,16 @@ class CudaKeyCacheTest extends GpuBesideCpu {
             byte[] rnd = c.flag("deterministic") ? new byte[p.rndBytes()] : c.bytes("rnd");
             signTwiceFromTheCache(p, sk, mu, rnd, c.bytes("signature"), c.toString());
             signed++;
+            byte[] record = acvpMessageRecord(c);
+            if (record != null) {
+                byte[] status = new byte[2];
+                byte[] sigs = new byte[2 * p.signatureBytes()];
+                gpu.run(BatchRecords.sign(new PrivateKeyCache(p), sk, 2, new byte[128], concat(rnd, rnd), sigs, status)
+                        .withMessages(concat(record, record)));
+                assertArrayEquals(new byte[2], status, c + " from its message record");
+                assertArrayEquals(concat(c.bytes("signature"), c.bytes("signature")), sigs, c + " from its message record");
+                fromMessages++;
+            }
         }
         int verified = 0;
         for (TestVectors.AcvpCase c : TestVectors.acvp("ML-DSA-sigVer-FIPS204", 3)) {
@@ -823,6 +938,14 @@ class CudaKeyCacheTest extends GpuBesideCpu {
                 assertArrayEquals(new byte[] {expected, expected}, status, c + " round " + round);
             }
             verified++;
+            byte[] record = acvpMessageRecord(c);
+            if (record != null) {
+                byte[] status = new byte[2];
+                gpu.run(BatchRecords.verify(new PublicKeyCache(p), pk, 2, new byte[128], concat(sig, sig), status)
+                        .withMessages(concat(record, record)));
+                assertArrayEquals(new byte[] {expected, expected}, status, c + " from its message record");
+                fromMessages++;
+            }
         }
         for (String set : List.of("Dilithium2", "Dilithium3", "Dilithium5")) {
             ParameterSet p = ParameterSet.forName(set);
@@ -834,9 +957,22 @@ class CudaKeyCacheTest extends GpuBesideCpu {
                 byte[] expected = Arrays.copyOf(TestVectors.hex(record.get("sm")), p.signatureBytes());
                 signTwiceFromTheCache(p, sk, mu, rnd, expected, set + " count " + record.get("count"));
                 signed++;
+                byte[] msg = TestVectors.hex(record.get("msg"));
+                if (msg.length <= MessageRecord.MAX_MESSAGE) {
+                    byte[] rec = Arrays.copyOf(msg, MessageRecord.BYTES);
+                    MessageRecord.tag(rec, msg.length);
+                    byte[] status = new byte[2];
+                    byte[] sigs = new byte[2 * p.signatureBytes()];
+                    gpu.run(BatchRecords.sign(new PrivateKeyCache(p), sk, 2, new byte[128], concat(rnd, rnd), sigs,
+                            status).withMessages(concat(rec, rec)));
+                    assertArrayEquals(concat(expected, expected), sigs, set + " count " + record.get("count")
+                            + " from its message record");
+                    fromMessages++;
+                }
             }
         }
         assertTrue(signed > 0 && verified > 0, signed + " signed, " + verified + " verified");
+        assertTrue(fromMessages > 0, "vectors whose M' fits a message record: " + fromMessages);
         // On one device every second use hits; on several, a second use may land on another device.
         long expected = devices() == 1 ? signed + verified : 1;
         assertTrue(gpu.metrics().getKeyCacheHits() - hits >= expected,
@@ -853,6 +989,31 @@ class CudaKeyCacheTest extends GpuBesideCpu {
             assertArrayEquals(concat(expected, expected), got[0], what + " signature, round " + round);
         }
         cache.destroy();
+    }
+
+    /**
+     * The {@link MessageRecord} of an ACVP case's M′ (the internal interface's message, or pure
+     * ML-DSA's 0 ‖ |ctx| ‖ ctx ‖ M), or null for external μ and an M′ longer than a record holds.
+     */
+    private static byte[] acvpMessageRecord(TestVectors.AcvpCase c) {
+        boolean internal = "internal".equals(c.text("signatureInterface"));
+        if (internal && c.flag("externalMu")) {
+            return null;
+        }
+        byte[] m = c.bytes("message");
+        byte[] ctx = internal || !c.has("context") ? new byte[0] : c.bytes("context");
+        int header = internal ? 0 : 2 + ctx.length;
+        if (header + m.length > MessageRecord.MAX_MESSAGE) {
+            return null;
+        }
+        byte[] record = new byte[MessageRecord.BYTES];
+        if (!internal) {
+            record[1] = (byte) ctx.length;
+            System.arraycopy(ctx, 0, record, 2, ctx.length);
+        }
+        System.arraycopy(m, 0, record, header, m.length);
+        MessageRecord.tag(record, header + m.length);
+        return record;
     }
 
     /** μ of an ACVP case: external μ, μ = H(tr ‖ M′) for the internal interface, or pure ML-DSA with its context. */

@@ -18,7 +18,7 @@ class KeyedLayoutTest {
     @Test
     void aSigningLaunchCarriesOnlyItsUncachedKeys() {
         ParameterSet p = ParameterSet.ML_DSA_65;
-        KeyedLayout l = KeyedLayout.launch(p, Operation.SIGN, 100, 3);
+        KeyedLayout l = KeyedLayout.launch(p, Operation.SIGN, 100, 3, false);
         assertEquals(List.of("privateKeys", "keyOf", "mus", "rnds", "signatures", "status"),
                 l.parts().stream().map(KeyedLayout.Part::name).toList());
         assertEquals(3L * p.privateKeyBytes(), l.part("privateKeys").bytes());
@@ -35,9 +35,19 @@ class KeyedLayoutTest {
     }
 
     @Test
+    void aLaunchOnMessageRecordsCarriesThemInPlaceOfMu() {
+        ParameterSet p = ParameterSet.ML_DSA_44;
+        KeyedLayout l = KeyedLayout.launch(p, Operation.VERIFY, 10, 1, true);
+        assertEquals(List.of("publicKeys", "keyOf", "messages", "signatures", "status"),
+                l.parts().stream().map(KeyedLayout.Part::name).toList());
+        assertEquals(10L * BatchAbi.MESSAGE_BYTES, l.part("messages").bytes());
+        assertEquals(72, BatchAbi.MESSAGE_BYTES);
+    }
+
+    @Test
     void aVerificationLaunchAndAnExpansion() {
         ParameterSet p = ParameterSet.DILITHIUM2;
-        KeyedLayout v = KeyedLayout.launch(p, Operation.VERIFY, 10, 0);
+        KeyedLayout v = KeyedLayout.launch(p, Operation.VERIFY, 10, 0, false);
         assertEquals(List.of("publicKeys", "keyOf", "mus", "signatures", "status"),
                 v.parts().stream().map(KeyedLayout.Part::name).toList());
         assertEquals(0, v.part("publicKeys").bytes());
@@ -47,8 +57,8 @@ class KeyedLayoutTest {
         assertEquals(4L * p.privateKeyBytes(), e.part("keys").bytes());
         assertTrue(e.part("keys").secret());
         assertFalse(KeyedLayout.expand(p, false, 4).part("keys").secret());
-        assertThrows(IllegalArgumentException.class, () -> KeyedLayout.launch(p, Operation.KEYGEN, 1, 0));
-        assertThrows(IllegalArgumentException.class, () -> KeyedLayout.launch(p, Operation.SIGN, 2, 3));
+        assertThrows(IllegalArgumentException.class, () -> KeyedLayout.launch(p, Operation.KEYGEN, 1, 0, false));
+        assertThrows(IllegalArgumentException.class, () -> KeyedLayout.launch(p, Operation.SIGN, 2, 3, false));
         assertThrows(IllegalArgumentException.class, () -> KeyedLayout.expand(p, true, 0));
     }
 
@@ -58,7 +68,8 @@ class KeyedLayoutTest {
         long capacity = BatchLayout.capacityBytes(tasks);
         for (ParameterSet p : ParameterSet.values()) {
             for (Operation op : List.of(Operation.SIGN, Operation.VERIFY)) {
-                assertTrue(KeyedLayout.launch(p, op, tasks, tasks).totalBytes() <= capacity, p + " " + op);
+                assertTrue(KeyedLayout.launch(p, op, tasks, tasks, false).totalBytes() <= capacity
+                        && KeyedLayout.launch(p, op, tasks, tasks, true).totalBytes() <= capacity, p + " " + op);
             }
             assertTrue(KeyedLayout.expand(p, true, tasks).totalBytes() <= capacity, p + " expand");
         }
