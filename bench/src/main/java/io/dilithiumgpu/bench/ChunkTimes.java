@@ -9,10 +9,11 @@ import java.util.Locale;
 /**
  * The CUDA backend's chunk stage sums ({@link CudaBackendMXBean}) at one moment, and their growth;
  * {@code early} counts the tasks told to a listener as they ended, which only the batcher's
- * signing has (not part of {@link #toString()}).
+ * signing has (not part of {@link #toString()}), and {@code messages} the tasks whose μ the
+ * kernels hashed from a message record.
  */
 record ChunkTimes(long chunks, long tasks, long slotWait, long pack, long gpu, long launch, long unpack, long wipe,
-                  long early) {
+                  long early, long messages) {
 
     /** The sums of {@code backend} now; null for a backend other than CUDA. */
     static ChunkTimes of(Backend backend) {
@@ -21,7 +22,8 @@ record ChunkTimes(long chunks, long tasks, long slotWait, long pack, long gpu, l
 
     static ChunkTimes of(CudaBackendMXBean m) {
         return new ChunkTimes(m.getChunkCount(), m.getTaskCount(), m.getSlotWaitNanos(), m.getPackNanos(),
-                m.getGpuNanos(), m.getLaunchNanos(), m.getUnpackNanos(), m.getWipeNanos(), m.getEarlyTaskCount());
+                m.getGpuNanos(), m.getLaunchNanos(), m.getUnpackNanos(), m.getWipeNanos(), m.getEarlyTaskCount(),
+                m.getMessageTaskCount());
     }
 
     /** The growth since {@code earlier}; null when either is null. */
@@ -31,13 +33,13 @@ record ChunkTimes(long chunks, long tasks, long slotWait, long pack, long gpu, l
         }
         return new ChunkTimes(chunks - earlier.chunks, tasks - earlier.tasks, slotWait - earlier.slotWait,
                 pack - earlier.pack, gpu - earlier.gpu, launch - earlier.launch, unpack - earlier.unpack,
-                wipe - earlier.wipe, early - earlier.early);
+                wipe - earlier.wipe, early - earlier.early, messages - earlier.messages);
     }
 
     ChunkTimes plus(ChunkTimes other) {
         return new ChunkTimes(chunks + other.chunks, tasks + other.tasks, slotWait + other.slotWait,
                 pack + other.pack, gpu + other.gpu, launch + other.launch, unpack + other.unpack, wipe + other.wipe,
-                early + other.early);
+                early + other.early, messages + other.messages);
     }
 
     /** Means per chunk, in µs. */
@@ -46,9 +48,12 @@ record ChunkTimes(long chunks, long tasks, long slotWait, long pack, long gpu, l
         if (chunks == 0) {
             return "no chunks";
         }
+        String hashed = messages == 0 ? ""
+                : String.format(Locale.ROOT, "; μ hashed on the GPU for %.0f %% of tasks", 100.0 * messages / tasks);
         return String.format(Locale.ROOT,
-                "%d chunks of %.0f, per chunk: slot wait %.0f, pack %.0f, gpu %.0f (launch %.0f), unpack %.0f, wipe %.0f µs",
-                chunks, (double) tasks / chunks, us(slotWait), us(pack), us(gpu), us(launch), us(unpack), us(wipe));
+                "%d chunks of %.0f, per chunk: slot wait %.0f, pack %.0f, gpu %.0f (launch %.0f), unpack %.0f, wipe %.0f µs%s",
+                chunks, (double) tasks / chunks, us(slotWait), us(pack), us(gpu), us(launch), us(unpack), us(wipe),
+                hashed);
     }
 
     private double us(long nanos) {
