@@ -158,7 +158,7 @@ public final class CudaBackend implements Backend {
             return;
         }
         // One task of one-key records is a task with its own key record: its chunk cannot tell them apart.
-        boolean keyed = records.oneKey() && records.count() > 1 && keyedEverywhere(records);
+        boolean keyed = records.count() > 1 && keyedEverywhere(records);
         if (records.messages() && !keyed) {
             MessageRecord.runOnMu(this, records);  // only the keyed entry points hash messages
             return;
