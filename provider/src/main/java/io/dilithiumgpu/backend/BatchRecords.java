@@ -378,20 +378,14 @@ public final class BatchRecords {
             throw new IllegalArgumentException("messages hold " + messages.length + " bytes; " + n + " tasks of "
                     + MessageRecord.BYTES + " need " + (long) n * MessageRecord.BYTES);
         }
-        byte[][] a = arrays.clone();
-        a[1] = messages;
-        return new BatchRecords(params, op, n, a, buffers, status, privateKeyCaches, publicKeyCaches, listener, true,
-                key, keySources, true);
+        return withField1(messages, null, true);
     }
 
     /** As {@link #withMessages(byte[])}, for one-key records in host buffers. */
     public BatchRecords withMessages(HostBuffer messages) {
         requireMessagesFit(true);
         Objects.requireNonNull(messages, "messages").requireRecords("messages", n, MessageRecord.BYTES);
-        HostBuffer[] b = buffers.clone();
-        b[1] = messages;
-        return new BatchRecords(params, op, n, arrays, b, status, privateKeyCaches, publicKeyCaches, listener, true,
-                key, keySources, true);
+        return withField1(null, messages, true);
     }
 
     private void requireMessagesFit(boolean host) {
@@ -404,18 +398,27 @@ public final class BatchRecords {
 
     /** These records with μ records {@code mus} in place of their message records ({@link MessageRecord#runOnMu}). */
     BatchRecords withMus(byte[] mus) {
-        byte[][] a = arrays.clone();
-        a[1] = mus;
-        return new BatchRecords(params, op, n, a, buffers, status, privateKeyCaches, publicKeyCaches, listener, oneKey,
-                key, keySources, false);
+        return withField1(mus, null, false);
     }
 
     /** As {@link #withMus(byte[])}, for records in host buffers. */
     BatchRecords withMus(HostBuffer mus) {
-        HostBuffer[] b = buffers.clone();
-        b[1] = mus;
-        return new BatchRecords(params, op, n, arrays, b, status, privateKeyCaches, publicKeyCaches, listener, oneKey,
-                key, keySources, false);
+        return withField1(null, mus, false);
+    }
+
+    /** These records with field 1 replaced by {@code array} (heap records) or {@code buffer}: messages or μ. */
+    private BatchRecords withField1(byte[] array, HostBuffer buffer, boolean messages) {
+        byte[][] a = arrays;
+        HostBuffer[] b = buffers;
+        if (buffer == null) {
+            a = arrays.clone();
+            a[1] = array;
+        } else {
+            b = buffers.clone();
+            b[1] = buffer;
+        }
+        return new BatchRecords(params, op, n, a, b, status, privateKeyCaches, publicKeyCaches, listener, oneKey, key,
+                keySources, messages);
     }
 
     private void requireNoKey() {

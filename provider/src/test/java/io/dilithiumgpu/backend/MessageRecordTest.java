@@ -11,6 +11,7 @@ import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.Scheme;
 import io.dilithiumgpu.core.Shake;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -90,6 +91,7 @@ class MessageRecordTest {
 
     /** One-key records of messages on a backend of μ: signatures and statuses as from μ records. */
     @Test
+    @Timeout(60)
     void oneKeyMessageRecordsRunOnMuWithTheSameOutcomes() {
         ParameterSet p = ParameterSet.ML_DSA_44;
         byte[] pk = new byte[p.publicKeyBytes()];
