@@ -189,8 +189,11 @@ DG_HD void shake256(uint8_t* out, size_t outlen, const uint8_t* in, size_t inlen
 }
 
 /**
- * One SHAKE256 sponge shared by a warp: lane t < 25 holds state word t. A round costs eight
- * 64-bit shuffles (theta 3 + 2, pi 1, chi 2) and about twenty 32-bit ALU operations per lane.
+ * One SHAKE256 sponge shared by a warp: lane t < 25 holds state word t. A round costs nine
+ * 64-bit shuffles in three dependent levels (theta's column parity 4, theta's neighbours 2, then
+ * pi and chi's 3 together) and about twenty 32-bit ALU operations per lane. The sponge's
+ * permutations are a chain of rounds with nothing to overlap, so a round's time is its levels'
+ * latency: fewer levels, not fewer shuffles, make it faster (docs/performance.md).
  */
 struct WarpShake256 {
     static constexpr int RATE = SHAKE256_RATE;
@@ -198,7 +201,16 @@ struct WarpShake256 {
 
     uint64_t a;      // state word lane()
     int t;           // this lane's word index (lanes >= 25 alias word 24 and are ignored)
-    int theta5, theta10, theta20, dm1, dp1, pi_src, chi1, chi2, rho;
+    int theta5, theta10, theta15, theta20, dm1, dp1, pi_src, chi1, chi2, rho;
+
+    /**
+     * The lane whose rho output pi moves to lane u: B[X, Y] = rot(A[x', X], r) where
+     * Y = 2x' + 3X (mod 5), i.e. x' = 3(Y - 3X) (mod 5).
+     */
+    DG_HD static int pi_source(int u) {
+        const int x = u % 5, y = u / 5;
+        return ((3 * (y - 3 * x)) % 5 + 5) % 5 + 5 * x;
+    }
 
     DG_HD void init() {
         a = 0;
@@ -207,15 +219,15 @@ struct WarpShake256 {
         const int x = t % 5, y = t / 5;
         theta5 = (t + 5) % 25;
         theta10 = (t + 10) % 25;
+        theta15 = (t + 15) % 25;
         theta20 = (t + 20) % 25;
         dm1 = (x + 4) % 5;
         dp1 = (x + 1) % 5;
-        // This lane receives B[x, y] = rot(A[x', y'], r) with x' = 3(y - 3x) mod 5... solved for
-        // the destination: B[X, Y] comes from A[x', X] where Y = 2x' + 3X, i.e. x' = 3(Y - 3X).
-        const int xs = ((3 * (y - 3 * x)) % 5 + 5) % 5;
-        pi_src = xs + 5 * x;
-        chi1 = 5 * y + (x + 1) % 5;
-        chi2 = 5 * y + (x + 2) % 5;
+        pi_src = pi_source(t);
+        // chi reads B[x + 1, y] and B[x + 2, y]: pi's sources for those lanes, so that chi's
+        // shuffles read the rho output beside pi's instead of waiting for B.
+        chi1 = pi_source(5 * y + (x + 1) % 5);
+        chi2 = pi_source(5 * y + (x + 2) % 5);
         rho = keccak_detail::rho_offset_lookup(t);
     }
 
@@ -226,14 +238,14 @@ struct WarpShake256 {
 #endif
         DG_NO_UNROLL
         for (int round = 0; round < 24; ++round) {
-            const uint64_t s1 = a ^ warp::shfl(a, theta5);          // rows y, y+1
-            const uint64_t s2 = s1 ^ warp::shfl(s1, theta10);       // rows y..y+3
-            const uint64_t c = s2 ^ warp::shfl(a, theta20);         // column parity C[x]
+            // Column parity C[x]: the other four rows of the column, read at once.
+            const uint64_t c = a ^ warp::shfl(a, theta5) ^ warp::shfl(a, theta10) ^ warp::shfl(a, theta15) ^
+                               warp::shfl(a, theta20);
             const uint64_t d = warp::shfl(c, dm1) ^ rotl64(warp::shfl(c, dp1), 1);
             const uint64_t r = rotl64(a ^ d, rho);
             const uint64_t b = warp::shfl(r, pi_src);
-            const uint64_t b1 = warp::shfl(b, chi1);
-            const uint64_t b2 = warp::shfl(b, chi2);
+            const uint64_t b1 = warp::shfl(r, chi1);
+            const uint64_t b2 = warp::shfl(r, chi2);
             a = b ^ (~b1 & b2);
             if (t == 0 && warp::lane() == 0) a ^= keccak_detail::round_constant(round);
         }

@@ -15,6 +15,12 @@
  * The forward transform takes strided and returns consecutive; the inverse the other way.
  * Each does levels 1-3 / 4-6 / 7-8 in registers with two exchanges through a 288-word
  * shared-memory buffer whose padding makes every exchange free of bank conflicts.
+ *
+ * warp_ntt and warp_invntt_tomont run one called copy of the transform (operand and result in
+ * registers): inlined at each of its call sites, the transform made the signing kernels' code
+ * larger than the instruction caches, and their warps waited on instruction fetches
+ * (docs/performance.md). Verification, whose kernels issue an instruction nearly every cycle and
+ * have few call sites, inlines them (warp_ntt_inline, warp_invntt_inline).
  */
 #ifndef DILITHIUMGPU_NTT_CUH
 #define DILITHIUMGPU_NTT_CUH
@@ -137,7 +143,7 @@ DG_HD int pad8(int i) { return i + (i >> 3); }
  * Warp forward NTT. r: strided layout in, consecutive layout out. x: the warp's exchange buffer
  * (NTT_EXCHANGE_WORDS words of shared memory); zt: the block's zeta table (zeta_slot layout).
  */
-DG_HD void warp_ntt(int32_t (&r)[8], int32_t* x, const int32_t* zt) {
+DG_HD void warp_ntt_inline(int32_t (&r)[8], int32_t* x, const int32_t* zt) {
     const int l = (int)warp::lane();
     const int b = l >> 2, o = l & 3;
     // Levels len = 128, 64, 32: partners are in the same lane.
@@ -188,7 +194,7 @@ DG_HD void warp_ntt(int32_t (&r)[8], int32_t* x, const int32_t* zt) {
 }
 
 /** Warp inverse NTT times 2^32. r: consecutive layout in, strided layout out. */
-DG_HD void warp_invntt_tomont(int32_t (&r)[8], int32_t* x, const int32_t* zt) {
+DG_HD void warp_invntt_inline(int32_t (&r)[8], int32_t* x, const int32_t* zt) {
     const int l = (int)warp::lane();
     const int b = l >> 2, o = l & 3;
     const int m = 31 - l;
@@ -239,6 +245,43 @@ DG_HD void warp_invntt_tomont(int32_t (&r)[8], int32_t* x, const int32_t* zt) {
     }
     DG_UNROLL
     for (int j = 0; j < 8; ++j) r[j] = montmul(INVNTT_F, r[j]);
+}
+
+/** Eight coefficients by value: the operand and result of the called transforms. */
+struct Coeffs8 {
+    int32_t v[8];
+};
+
+/** warp_ntt_inline as one called copy: its operand and result travel in registers. */
+DG_HD_CALLED Coeffs8 warp_ntt_called(Coeffs8 c, int32_t* x, const int32_t* zt) {
+    warp_ntt_inline(c.v, x, zt);
+    return c;
+}
+
+/** warp_invntt_inline as one called copy. */
+DG_HD_CALLED Coeffs8 warp_invntt_called(Coeffs8 c, int32_t* x, const int32_t* zt) {
+    warp_invntt_inline(c.v, x, zt);
+    return c;
+}
+
+/** Warp forward NTT (warp_ntt_inline) through its one called copy. */
+DG_HD void warp_ntt(int32_t (&r)[8], int32_t* x, const int32_t* zt) {
+    Coeffs8 c;
+    DG_UNROLL
+    for (int j = 0; j < 8; ++j) c.v[j] = r[j];
+    c = warp_ntt_called(c, x, zt);
+    DG_UNROLL
+    for (int j = 0; j < 8; ++j) r[j] = c.v[j];
+}
+
+/** Warp inverse NTT times 2^32 (warp_invntt_inline) through its one called copy. */
+DG_HD void warp_invntt_tomont(int32_t (&r)[8], int32_t* x, const int32_t* zt) {
+    Coeffs8 c;
+    DG_UNROLL
+    for (int j = 0; j < 8; ++j) c.v[j] = r[j];
+    c = warp_invntt_called(c, x, zt);
+    DG_UNROLL
+    for (int j = 0; j < 8; ++j) r[j] = c.v[j];
 }
 
 /**

@@ -22,6 +22,18 @@
 #define DG_DEVICE inline
 #endif
 
+/*
+ * DG_HD_CALLED: a helper that the GPU code calls rather than inlines (one copy of its code, however
+ * many places call it; its operands travel by value in registers). The host side inlines it.
+ */
+#if defined(__CUDA_ARCH__)
+#define DG_HD_CALLED __host__ __device__ __noinline__
+#elif defined(__CUDACC__)
+#define DG_HD_CALLED __host__ __device__ __forceinline__
+#else
+#define DG_HD_CALLED inline
+#endif
+
 #if defined(__CUDA_ARCH__)
 #define DG_ON_DEVICE 1
 #else

@@ -79,7 +79,7 @@ struct VerifyTask {
         DG_UNROLL
         for (int m = 0; m < 8; ++m) t[m] <<= D;
         consecutive_to_strided(t, sh.x);
-        warp_ntt(t, sh.x, zt);
+        warp_ntt_inline(t, sh.x, zt);
     }
 
     /** tr = H(pk) (TR_BYTES) into `to`, which the warp may read after this returns. */
@@ -145,7 +145,7 @@ struct VerifyTask {
             unpack8_signed<P::Z_BITS>(bytes, P::GAMMA1, z);
             if (warp_norm_exceeds(z, P::GAMMA1 - P::BETA)) return ABI_STATUS_REJECTED;
             consecutive_to_strided(z, sh.x);
-            warp_ntt(z, sh.x, zt);
+            warp_ntt_inline(z, sh.x, zt);
             store_consecutive(ws + WS_Z + j * N, z);
         }
 
@@ -155,7 +155,7 @@ struct VerifyTask {
         int32_t chat[8];
         DG_UNROLL
         for (int j = 0; j < 8; ++j) chat[j] = sh.x[l + 32 * j];
-        warp_ntt(chat, sh.x, zt);
+        warp_ntt_inline(chat, sh.x, zt);
 
         // w'_approx = NTT^-1(A^ o z^ - c^ o NTT(t1 2^d)); w1' = UseHint(h, w'_approx).
         for (int i = 0; i < P::K; ++i) {
@@ -176,7 +176,7 @@ struct VerifyTask {
                 for (int m = 0; m < 8; ++m) acc[m] += montmul(av[m], zv[m]);
             }
             reduce32_all(acc);
-            warp_invntt_tomont(acc, sh.x, zt);
+            warp_invntt_inline(acc, sh.x, zt);
             DG_UNROLL
             for (int m = 0; m < 8; ++m) {
                 const int32_t h = (int32_t)((sh.hint[8 * i + m] >> l) & 1u);

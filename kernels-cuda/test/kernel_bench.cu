@@ -371,10 +371,11 @@ void bench_set(const char* tag, KeygenFn kg, const Cfg& ck, SignFn sg, const Cfg
 }
 
 typedef void (*ExpandFn)(const uint8_t*, const int32_t*, uint8_t*, uint8_t*, int, uint32_t*, uint8_t*);
-typedef void (*SignKeyedFn)(const uint8_t*, const int32_t*, const uint8_t*, const uint8_t*, const uint8_t*, uint8_t*,
-                            uint8_t*, int, uint32_t*, uint8_t*);
-typedef void (*VerifyKeyedFn)(const uint8_t*, const int32_t*, const uint8_t*, const uint8_t*, const uint8_t*, uint8_t*,
-                              int, uint32_t*, uint8_t*);
+/* sks/pks, keyOf, slots, mus, msgs (nullptr here: every task's mu is given), ... */
+typedef void (*SignKeyedFn)(const uint8_t*, const int32_t*, const uint8_t*, const uint8_t*, const uint8_t*,
+                            const uint8_t*, uint8_t*, uint8_t*, int, uint32_t*, uint8_t*);
+typedef void (*VerifyKeyedFn)(const uint8_t*, const int32_t*, const uint8_t*, const uint8_t*, const uint8_t*,
+                              const uint8_t*, uint8_t*, int, uint32_t*, uint8_t*);
 
 /** The key-cache entry points of one set and their configurations. */
 struct KeyedSet {
@@ -486,7 +487,7 @@ void bench_keyed_keys(const std::string& t, KeygenFn kg, const Cfg& ck, SignFn s
         if (do_sign) {
             ms = time_runs(ks.c_sign_keyed, n, [&](Slot& s, int first, int count) {
                 ks.sign_keyed<<<grid_for(ks.c_sign_keyed, count), ks.c_sign_keyed.threads, ks.c_sign_keyed.smem,
-                                s.stream>>>(d_packed_sk, d_key_of + first, sk_slots, mus + (size_t)first * dg::CRH_BYTES,
+                                s.stream>>>(d_packed_sk, d_key_of + first, sk_slots, mus + (size_t)first * dg::CRH_BYTES, nullptr,
                                             rnds + (size_t)first * P::RND_BYTES, keyed_sigs + (size_t)first * P::SIG_BYTES,
                                             status + first, count, s.scratch, s.workspace);
             });
@@ -504,7 +505,7 @@ void bench_keyed_keys(const std::string& t, KeygenFn kg, const Cfg& ck, SignFn s
             report(("verify_" + t + " " + what).c_str(), cv, n, ms, count_ok(status, n));
             ms = time_runs(ks.c_verify_keyed, n, [&](Slot& s, int first, int count) {
                 ks.verify_keyed<<<grid_for(ks.c_verify_keyed, count), ks.c_verify_keyed.threads, ks.c_verify_keyed.smem,
-                                  s.stream>>>(d_packed_pk, d_key_of + first, pk_slots, mus + (size_t)first * dg::CRH_BYTES,
+                                  s.stream>>>(d_packed_pk, d_key_of + first, pk_slots, mus + (size_t)first * dg::CRH_BYTES, nullptr,
                                               sigs + (size_t)first * P::SIG_BYTES, status + first, count, s.scratch,
                                               s.workspace);
             });
