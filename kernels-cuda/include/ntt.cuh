@@ -264,24 +264,23 @@ DG_HD_CALLED Coeffs8 warp_invntt_called(Coeffs8 c, int32_t* x, const int32_t* zt
     return c;
 }
 
-/** Warp forward NTT (warp_ntt_inline) through its one called copy. */
-DG_HD void warp_ntt(int32_t (&r)[8], int32_t* x, const int32_t* zt) {
+/** r through the called transform F: copies into and out of its by-value operand (register moves). */
+template <Coeffs8 (*F)(Coeffs8, int32_t*, const int32_t*)>
+DG_HD void through_call(int32_t (&r)[8], int32_t* x, const int32_t* zt) {
     Coeffs8 c;
     DG_UNROLL
     for (int j = 0; j < 8; ++j) c.v[j] = r[j];
-    c = warp_ntt_called(c, x, zt);
+    c = F(c, x, zt);
     DG_UNROLL
     for (int j = 0; j < 8; ++j) r[j] = c.v[j];
 }
 
+/** Warp forward NTT (warp_ntt_inline) through its one called copy. */
+DG_HD void warp_ntt(int32_t (&r)[8], int32_t* x, const int32_t* zt) { through_call<warp_ntt_called>(r, x, zt); }
+
 /** Warp inverse NTT times 2^32 (warp_invntt_inline) through its one called copy. */
 DG_HD void warp_invntt_tomont(int32_t (&r)[8], int32_t* x, const int32_t* zt) {
-    Coeffs8 c;
-    DG_UNROLL
-    for (int j = 0; j < 8; ++j) c.v[j] = r[j];
-    c = warp_invntt_called(c, x, zt);
-    DG_UNROLL
-    for (int j = 0; j < 8; ++j) r[j] = c.v[j];
+    through_call<warp_invntt_called>(r, x, zt);
 }
 
 /**
