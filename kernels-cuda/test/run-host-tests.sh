@@ -54,13 +54,12 @@ if [ ! -x "$program" ] || [ -n "$(find "$here/include" "$here/test" -newer "$pro
         export NVCC=/usr/local/cuda/bin/nvcc
     fi
     need_compiler
-    "$here/test/build-host-tests.sh" "$program" >/dev/null
     if [ "${NVCC:-nvcc}" != none ]; then
         # kernel_bench runs only on a GPU host, but it must still compile against the entry points'
-        # signatures here: nvcc's front end over it, without code generation.
-        "${NVCC:-nvcc}" -std=c++17 -cuda -arch=sm_90 -I"$here/include" "$here/test/kernel_bench.cu" \
-            -o "$target/kernel_bench.cu.ii"
-        rm -f "$target/kernel_bench.cu.ii"
+        # signatures here: nvcc's front end over it, without code generation. Before the program
+        # is built, so that a failure leaves it stale and the next run checks again.
+        "${NVCC:-nvcc}" -std=c++17 -cuda -I"$here/include" "$here/test/kernel_bench.cu" -o /dev/null
     fi
+    "$here/test/build-host-tests.sh" "$program" >/dev/null
 fi
 "$program" "$vectors"
