@@ -80,16 +80,10 @@ struct KeygenTask {
         }
 
         // t = NTT^-1(A^ o s1^) + s2, then Power2Round; t1 into pk, t0 into sk.
+        // A^ in [0, q), |s1^| < eta + 8q: each product under 2^49.1, L of them under 2^31 q.
         for (int i = 0; i < P::K; ++i) {
-            int32_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-            for (int j = 0; j < P::L; ++j) {
-                int32_t av[8], sv[8];
-                load_consecutive(ws + WS_A + (i * P::L + j) * N, av);
-                load_consecutive(ws + WS_S + j * N, sv);
-                DG_UNROLL
-                for (int m = 0; m < 8; ++m) acc[m] += montmul(av[m], sv[m]);
-            }
-            reduce32_all(acc);
+            int32_t acc[8];
+            dot_montgomery<P::L>(acc, ws + WS_A + i * P::L * N, ws + WS_S);
             warp_invntt_tomont(acc, sh.x, zt);
             int32_t s2[8];
             load_strided(ws + WS_S + (P::L + i) * N, s2);

@@ -83,6 +83,31 @@ DG_HD void pointwise_montgomery(int32_t (&r)[8], const int32_t (&a)[8], const in
     for (int j = 0; j < 8; ++j) r[j] = montmul(a[j], b[j]);
 }
 
+/**
+ * acc += sum over j < L of a_j b_j, coefficient by coefficient in 64 bits (consecutive layout;
+ * a_j at a + j N, b_j at b + j N): the products of a matrix row and a vector in the NTT domain,
+ * to be reduced once (dot_montgomery), where a Montgomery product per term cost a reduction each.
+ */
+template <int L>
+DG_HD void dot_accumulate(int64_t (&acc)[8], const int32_t* a, const int32_t* b) {
+    for (int j = 0; j < L; ++j) {
+        int32_t av[8], bv[8];
+        load_consecutive(a + j * N, av);
+        load_consecutive(b + j * N, bv);
+        DG_UNROLL
+        for (int m = 0; m < 8; ++m) acc[m] += (int64_t)av[m] * bv[m];
+    }
+}
+
+/** r = sum over j < L of a_j o b_j (see dot_accumulate). Input: the sum below 2^31 q. Output |r| < q. */
+template <int L>
+DG_HD void dot_montgomery(int32_t (&r)[8], const int32_t* a, const int32_t* b) {
+    int64_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    dot_accumulate<L>(acc, a, b);
+    DG_UNROLL
+    for (int m = 0; m < 8; ++m) r[m] = montgomery_reduce(acc[m]);
+}
+
 DG_HD void reduce32_all(int32_t (&r)[8]) {
     DG_UNROLL
     for (int j = 0; j < 8; ++j) r[j] = reduce32(r[j]);

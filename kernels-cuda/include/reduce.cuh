@@ -18,15 +18,27 @@ constexpr int32_t QINV = 58728449;
 /** 2^32 mod q, centered: the Montgomery form of 1. */
 constexpr int32_t MONT = -4186625;
 
+/** The high 32 bits of the signed 64-bit product a * b (one multiply on the GPU). */
+DG_HD int32_t mulhi(int32_t a, int32_t b) {
+#if DG_ON_DEVICE
+    return __mulhi(a, b);
+#else
+    return (int32_t)(((int64_t)a * b) >> 32);
+#endif
+}
+
 /**
  * Montgomery reduction: r = a * 2^-32 mod q.
  * Input: |a| < 2^31 * q. Output: r = (a - t*q) / 2^32 with t in [-2^31, 2^31), so
  * -q/2 - |a|/2^32 < r <= q/2 + |a|/2^32; in particular |r| < q. (At |a| = 2^31 q exactly, r can
  * reach +-q.)
+ *
+ * t = a q^-1 mod 2^32 makes the low halves of a and t*q equal, so r is the difference of their
+ * high halves, with no 64-bit subtraction.
  */
 DG_HD int32_t montgomery_reduce(int64_t a) {
     const int32_t t = (int32_t)((uint32_t)(uint64_t)a * (uint32_t)QINV);
-    return (int32_t)((a - (int64_t)t * Q) >> 32);
+    return (int32_t)(a >> 32) - mulhi(t, Q);
 }
 
 /** Montgomery product a * b * 2^-32 mod q. Input: |a * b| < 2^31 * q. Output as montgomery_reduce. */

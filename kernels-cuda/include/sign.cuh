@@ -272,16 +272,10 @@ struct SignTask {
         }
 
         // w = NTT^-1(A^ o y^); w1 = HighBits(w) packed after mu.
+        // A^ in [0, q), |y^| < gamma1 + 8q: each product under 2^49.1, L of them under 2^31 q.
         for (int i = 0; i < P::K; ++i) {
-            int32_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-            for (int j = 0; j < P::L; ++j) {
-                int32_t av[8], yv[8];
-                load_consecutive(keys + WS_A + (i * P::L + j) * N, av);
-                load_consecutive(yhat + j * N, yv);
-                DG_UNROLL
-                for (int m = 0; m < 8; ++m) acc[m] += montmul(av[m], yv[m]);
-            }
-            reduce32_all(acc);
+            int32_t acc[8];
+            dot_montgomery<P::L>(acc, keys + WS_A + i * P::L * N, yhat);
             warp_invntt_tomont(acc, sh.x, zt);
             caddq_all(acc);
             store_strided(own + WS_W + i * N, acc);

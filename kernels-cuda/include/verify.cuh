@@ -165,17 +165,14 @@ struct VerifyTask {
             } else {
                 t1_hat(key, i, t, sh, zt);
             }
+            // |c^ t1^| < 8q 9q, A^ in [0, q), |z^| < gamma1 + 8q: the sum stays under 2^53.1 < 2^31 q.
+            int64_t sum[8];
+            DG_UNROLL
+            for (int m = 0; m < 8; ++m) sum[m] = -(int64_t)chat[m] * t[m];
+            dot_accumulate<P::L>(sum, a_hat + i * P::L * N, ws + WS_Z);
             int32_t acc[8];
             DG_UNROLL
-            for (int m = 0; m < 8; ++m) acc[m] = -montmul(chat[m], t[m]);
-            for (int j = 0; j < P::L; ++j) {
-                int32_t av[8], zv[8];
-                load_consecutive(a_hat + (i * P::L + j) * N, av);
-                load_consecutive(ws + WS_Z + j * N, zv);
-                DG_UNROLL
-                for (int m = 0; m < 8; ++m) acc[m] += montmul(av[m], zv[m]);
-            }
-            reduce32_all(acc);
+            for (int m = 0; m < 8; ++m) acc[m] = montgomery_reduce(sum[m]);
             warp_invntt_inline(acc, sh.x, zt);
             DG_UNROLL
             for (int m = 0; m < 8; ++m) {
