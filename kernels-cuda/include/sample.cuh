@@ -33,6 +33,25 @@ struct PolySink {
 
     DG_HD bool full() const { return ctr >= N; }
 
+    /** Takes v: for a sampler that keeps every candidate and offers exactly N of them. */
+    DG_HD void push(int32_t v) {
+        w0 = w1;
+        w1 = w2;
+        w2 = w3;
+        w3 = v;
+        ++ctr;
+        if ((ctr & 3) == 0) {
+#if DG_ON_DEVICE
+            *reinterpret_cast<int4*>(out + ctr - 4) = make_int4(w0, w1, w2, w3);
+#else
+            out[ctr - 4] = w0;
+            out[ctr - 3] = w1;
+            out[ctr - 2] = w2;
+            out[ctr - 1] = w3;
+#endif
+        }
+    }
+
     DG_HD void offer(int32_t v, bool accept) {
         const bool take = accept && ctr < N;
         w0 = take ? w1 : w0;
@@ -98,25 +117,39 @@ DG_HD void sample_eta_block(const uint32_t* words, PolySink& sink) {
 /**
  * ExpandMask's unpacking (FIPS 204 Algorithm 34 with BitUnpack): the XOF stream is read as
  * consecutive little-endian Z_BITS-bit fields f, each giving gamma1 - f. The bit buffer carries
- * the fields that straddle block boundaries.
+ * the fields that straddle block boundaries. Every field is a coefficient and the first N * Z_BITS
+ * bits of the stream hold all N, so only those words are read (all of the first four blocks, the
+ * head of the fifth) and each word completes one field or two (Z_BITS >= 16), with no test of the
+ * sink's count.
  */
 template <int GAMMA1, int Z_BITS>
 struct MaskUnpacker {
+    static_assert(Z_BITS >= 16 && Z_BITS < 32 && N * Z_BITS % 32 == 0, "a word completes one or two fields");
+    /** The stream's words that hold the N fields. */
+    static constexpr int STREAM_WORDS = N * Z_BITS / 32;
+
     uint64_t acc;
-    int nbits;
+    int nbits;  // < Z_BITS between words
+    int taken;  // stream words read so far
 
     DG_HD void reset() {
         acc = 0;
         nbits = 0;
+        taken = 0;
     }
 
     DG_HD void block(const uint32_t* words, PolySink& sink) {
+        const int rest = STREAM_WORDS - taken;
+        const int count = rest < SHAKE256_RATE / 4 ? rest : SHAKE256_RATE / 4;
+        taken += count;
         DG_NO_UNROLL
-        for (int w = 0; w < SHAKE256_RATE / 4; ++w) {
+        for (int w = 0; w < count; ++w) {
             acc |= (uint64_t)words[w] << nbits;
-            nbits += 32;
-            while (nbits >= Z_BITS) {
-                sink.offer(GAMMA1 - (int32_t)(acc & ((1u << Z_BITS) - 1u)), true);
+            nbits += 32 - Z_BITS;
+            sink.push(GAMMA1 - (int32_t)((uint32_t)acc & ((1u << Z_BITS) - 1u)));
+            acc >>= Z_BITS;
+            if (nbits >= Z_BITS) {
+                sink.push(GAMMA1 - (int32_t)((uint32_t)acc & ((1u << Z_BITS) - 1u)));
                 acc >>= Z_BITS;
                 nbits -= Z_BITS;
             }
