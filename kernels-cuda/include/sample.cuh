@@ -40,16 +40,7 @@ struct PolySink {
         w2 = w3;
         w3 = v;
         ++ctr;
-        if ((ctr & 3) == 0) {
-#if DG_ON_DEVICE
-            *reinterpret_cast<int4*>(out + ctr - 4) = make_int4(w0, w1, w2, w3);
-#else
-            out[ctr - 4] = w0;
-            out[ctr - 3] = w1;
-            out[ctr - 2] = w2;
-            out[ctr - 1] = w3;
-#endif
-        }
+        if ((ctr & 3) == 0) store_last4();
     }
 
     DG_HD void offer(int32_t v, bool accept) {
@@ -59,16 +50,19 @@ struct PolySink {
         w2 = take ? w3 : w2;
         w3 = take ? v : w3;
         ctr += take ? 1 : 0;
-        if (take && (ctr & 3) == 0) {
+        if (take && (ctr & 3) == 0) store_last4();
+    }
+
+    /** The last four coefficients taken, to their place. */
+    DG_HD void store_last4() const {
 #if DG_ON_DEVICE
-            *reinterpret_cast<int4*>(out + ctr - 4) = make_int4(w0, w1, w2, w3);
+        *reinterpret_cast<int4*>(out + ctr - 4) = make_int4(w0, w1, w2, w3);
 #else
-            out[ctr - 4] = w0;
-            out[ctr - 3] = w1;
-            out[ctr - 2] = w2;
-            out[ctr - 1] = w3;
+        out[ctr - 4] = w0;
+        out[ctr - 3] = w1;
+        out[ctr - 2] = w2;
+        out[ctr - 1] = w3;
 #endif
-        }
     }
 };
 
