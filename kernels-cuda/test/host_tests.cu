@@ -147,6 +147,44 @@ void test_reduce() {
     std::printf("  reduce: montgomery_reduce, reduce32 (whole range), caddq, freeze\n");
 }
 
+// ---------------------------------------------------------------- matrix-vector products
+
+void test_dot() {
+    // The kernels sum a row of A^ times a vector in 64 bits and reduce once (dot_montgomery): the
+    // sums at their bounds stay within montgomery_reduce's contract. A^ in [0, q); y^ and z^ under
+    // gamma1 + 8q, s1^ under eta + 8q; verification's c^ t1^ under (8q + 1) 9q.
+    const __int128 lim = (__int128)Q << 31;
+    const int64_t a_max = Q - 1, y_max = (1 << 19) + 8 * (int64_t)Q;
+    CHECK(7 * (__int128)a_max * y_max < lim, "signing's and key generation's sums under 2^31 q (L = 7)");
+    CHECK((8 * (__int128)Q + 1) * (9 * (__int128)Q) + 7 * (__int128)a_max * y_max < lim,
+          "verification's sum under 2^31 q (L = 7)");
+    // The warp code at those bounds and on random inputs: each coefficient's sum of L products,
+    // times 2^-32, mod q, under q.
+    bool ok = true;
+    for (int t = 0; t < 6; ++t) {
+        std::vector<int32_t> a(7 * N), b(7 * N);
+        for (int i = 0; i < 7 * N; ++i) {
+            a[i] = t < 2 ? (int32_t)a_max : (int32_t)(rand32() % Q);
+            const int32_t y = t < 2 ? (int32_t)(y_max - 1) : (int32_t)(rand32() % (2 * y_max - 1)) - (int32_t)(y_max - 1);
+            b[i] = t == 1 ? -y : y;
+        }
+        int32_t out[N];
+        dgtest::run_warp([&] {
+            int32_t r[8];
+            dot_montgomery<7>(r, a.data(), b.data());
+            for (int j = 0; j < 8; ++j) out[8 * (int)warp::lane() + j] = r[j];
+        });
+        for (int i = 0; i < N; ++i) {
+            __int128 sum = 0;
+            for (int j = 0; j < 7; ++j) sum += (__int128)a[j * N + i] * b[j * N + i];
+            const __int128 lhs = (__int128)out[i] * ((__int128)1 << 32) - sum;
+            ok &= lhs % Q == 0 && out[i] > -Q && out[i] < Q;
+        }
+    }
+    CHECK(ok, "dot_montgomery<7> at the bounds and on random inputs");
+    std::printf("  dot: 64-bit sums of matrix rows within montgomery_reduce's range; dot_montgomery vs reference\n");
+}
+
 // ---------------------------------------------------------------- NTT
 
 void random_poly(int32_t* a, int32_t bound) {
@@ -922,6 +960,7 @@ int main(int argc, char** argv) {
     std::printf("host tests (%zu vector records)\n", vectors.size());
     if (run("shake")) test_shake(vectors);
     if (run("reduce")) test_reduce();
+    if (run("dot")) test_dot();
     if (run("ntt")) test_ntt();
     if (run("rounding")) test_rounding();
     if (run("pack")) test_pack();
