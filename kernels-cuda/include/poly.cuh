@@ -99,13 +99,18 @@ DG_HD void dot_accumulate(int64_t (&acc)[8], const int32_t* a, const int32_t* b)
     }
 }
 
+/** r = acc 2^-32 mod q, coefficient by coefficient. Input |acc| < 2^31 q; output |r| < q. */
+DG_HD void montgomery_reduce_all(int32_t (&r)[8], const int64_t (&acc)[8]) {
+    DG_UNROLL
+    for (int m = 0; m < 8; ++m) r[m] = montgomery_reduce(acc[m]);
+}
+
 /** r = sum over j < L of a_j o b_j (see dot_accumulate). Input: the sum below 2^31 q. Output |r| < q. */
 template <int L>
 DG_HD void dot_montgomery(int32_t (&r)[8], const int32_t* a, const int32_t* b) {
     int64_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     dot_accumulate<L>(acc, a, b);
-    DG_UNROLL
-    for (int m = 0; m < 8; ++m) r[m] = montgomery_reduce(acc[m]);
+    montgomery_reduce_all(r, acc);
 }
 
 DG_HD void reduce32_all(int32_t (&r)[8]) {

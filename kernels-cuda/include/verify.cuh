@@ -171,8 +171,7 @@ struct VerifyTask {
             for (int m = 0; m < 8; ++m) sum[m] = -(int64_t)chat[m] * t[m];
             dot_accumulate<P::L>(sum, a_hat + i * P::L * N, ws + WS_Z);
             int32_t acc[8];
-            DG_UNROLL
-            for (int m = 0; m < 8; ++m) acc[m] = montgomery_reduce(sum[m]);
+            montgomery_reduce_all(acc, sum);
             warp_invntt_inline(acc, sh.x, zt);
             DG_UNROLL
             for (int m = 0; m < 8; ++m) {
