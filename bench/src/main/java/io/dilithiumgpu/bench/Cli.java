@@ -28,6 +28,7 @@ import java.util.Set;
                 SweepCli.class,
                 JcaCli.class,
                 BatcherCli.class,
+                DriverCallsCli.class,
                 SelftestCli.class,
                 StatusCli.class,
                 TlsCli.class,

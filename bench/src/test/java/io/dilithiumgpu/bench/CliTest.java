@@ -15,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CliTest {
-    private static final List<String> SUBCOMMANDS = List.of("demo", "throughput", "sweep", "jca", "batcher", "selftest", "status",
-            "tls", "accumulate");
+    private static final List<String> SUBCOMMANDS = List.of("demo", "throughput", "sweep", "jca", "batcher", "driver-calls", "selftest",
+            "status", "tls", "accumulate");
 
     private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
     private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
