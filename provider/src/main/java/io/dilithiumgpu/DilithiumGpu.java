@@ -1,6 +1,8 @@
 package io.dilithiumgpu;
 
 import io.dilithiumgpu.backend.KeyHandle;
+import io.dilithiumgpu.backend.MessageRecord;
+import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.batch.Engine;
 import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.batch.SelfTest;
@@ -106,6 +108,12 @@ public final class DilithiumGpu {
     /**
      * Signs a message.
      *
+     * <p>With this provider's own key, a hedged ML-DSA signature of a short message (M′ of at most
+     * 71 bytes) reaches the batch as the message itself and the key object: the batch reads the key
+     * when it runs and the backend hashes μ, as for a JCA signature, so that the calling thread
+     * neither copies the key nor hashes. A key destroyed before then fails the future with
+     * {@link InvalidKeyException}.
+     *
      * @param privateKey this provider's private key, or another provider's ML-DSA or Dilithium
      *                   private key with a PKCS#8 encoding
      */
@@ -126,8 +134,16 @@ public final class DilithiumGpu {
         byte[] sk = null;
         try {
             key = ours(privateKey, DilithiumPrivateKey.class);
+            ParameterSet p = key.parameterSet();
+            checkSpec(p, message, spec);
+            // Our own key object, hedged: the engine reads the key where it lives and hashes μ itself.
+            byte[] record = key == privateKey && !spec.isDeterministic() && p.isFips204()
+                    ? record(engine, p, Operation.SIGN, message, spec) : null;
+            if (record != null) {
+                return engine.signMessageDrawing(p, key.signingKey(), key.cache(), key.getTr(), record, DRAW_DEFAULT);
+            }
             sk = key.getExpandedKey();
-            return sign(engine, key.parameterSet(), sk, key.cache(), key.getTr(), message, spec);
+            return sign(engine, p, sk, key.cache(), key.getTr(), message, spec);
         } catch (GeneralSecurityException e) {
             return CompletableFuture.failedFuture(e);
         } catch (IllegalStateException e) {
@@ -359,8 +375,9 @@ public final class DilithiumGpu {
                     + parameterSet.publicKeyBytes() + " bytes, not " + publicKey.length));
         }
         try {
-            return verify(Engines.shared(), parameterSet, publicKey, null, Scheme.tr(parameterSet, publicKey, 0),
-                    message, signature, spec);
+            byte[] pk = publicKey.clone();
+            return verify(Engines.shared(), parameterSet, pk, null, Scheme.tr(parameterSet, pk, 0), message, signature,
+                    spec);
         } catch (GeneralSecurityException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -387,11 +404,47 @@ public final class DilithiumGpu {
         }
     }
 
-    /** @param cache the key's cache, or {@code null} for a raw key */
+    /**
+     * @param pk    an array no one else writes (a copy of the caller's): a short message's engine
+     *              reads it in place
+     * @param cache the key's cache, or {@code null} for a raw key
+     */
     static CompletableFuture<Boolean> verify(Engine engine, ParameterSet p, byte[] pk, PublicKeyCache cache, byte[] tr,
                                              byte[] message, byte[] signature, MLDSAParameterSpec spec)
             throws InvalidAlgorithmParameterException {
+        checkSpec(p, message, spec);
+        byte[] record = record(engine, p, Operation.VERIFY, message, spec);
+        if (record != null) {
+            return engine.verifyMessageInPlace(p, pk, cache, tr, record, signature.clone());
+        }
         return engine.verify(p, pk, cache, mu(p, tr, message, spec), signature);
+    }
+
+    /** Fills an array from the provider's default randomness, for a batch to draw its requests' rnds at once. */
+    private static final Consumer<byte[]> DRAW_DEFAULT = DefaultRandom::nextBytes;
+
+    /**
+     * M′ of a pure message (FIPS 204 Algorithms 2/3: 0 ‖ |ctx| ‖ ctx ‖ M; round 3.1: M) as a
+     * {@link MessageRecord} for an engine that hashes μ itself, so that the caller's thread does not;
+     * null when the engine does not, the spec is not pure, or M′ does not fit a record.
+     */
+    private static byte[] record(Engine engine, ParameterSet p, Operation op, byte[] message, MLDSAParameterSpec spec) {
+        if (spec.isExternalMu() || spec.getPreHash() != null) {
+            return null;
+        }
+        int header = p.isFips204() ? 2 + spec.getContextLength() : 0;
+        if (header + message.length > MessageRecord.MAX_MESSAGE || !engine.takesMessages(p, op)) {
+            return null;
+        }
+        byte[] record = new byte[MessageRecord.BYTES];
+        if (p.isFips204()) {
+            // record[0] = 0: pure, not HashML-DSA
+            record[1] = (byte) spec.getContextLength();
+            System.arraycopy(spec.getContext(), 0, record, 2, spec.getContextLength());
+        }
+        System.arraycopy(message, 0, record, header, message.length);
+        MessageRecord.tag(record, header + message.length);
+        return record;
     }
 
     static CompletableFuture<List<KeyPair>> generateKeyPairs(Engine engine, ParameterSet p, int n,
@@ -443,6 +496,25 @@ public final class DilithiumGpu {
      */
     private static byte[] mu(ParameterSet p, byte[] tr, byte[] message, MLDSAParameterSpec spec)
             throws InvalidAlgorithmParameterException {
+        checkSpec(p, message, spec);
+        if (spec.isExternalMu()) {
+            return message.clone();
+        }
+        if (spec.getPreHash() != null) {
+            PreHash ph = PreHash.forAcvpName(spec.getPreHash());
+            return MuHasher.preHashed(p, tr, spec.getContext(), ph, ph.digest(message));
+        }
+        return MuHasher.pure(p, tr, spec.getContext()).update(message).finish();
+    }
+
+    /**
+     * Whether the spec fits the set and the message: a context of at most 255 bytes, none in round
+     * 3.1, external μ of exactly 64 bytes and not with a pre-hash, a known pre-hash of ML-DSA only.
+     *
+     * @throws InvalidAlgorithmParameterException when it does not
+     */
+    private static void checkSpec(ParameterSet p, byte[] message, MLDSAParameterSpec spec)
+            throws InvalidAlgorithmParameterException {
         if (spec.getContextLength() > MAX_CONTEXT_BYTES) {
             throw new InvalidAlgorithmParameterException("context is " + spec.getContextLength()
                     + " bytes; at most " + MAX_CONTEXT_BYTES + " are allowed (FIPS 204 Algorithm 2)");
@@ -458,21 +530,16 @@ public final class DilithiumGpu {
                 throw new InvalidAlgorithmParameterException("external mu must be " + ParameterSet.MU_BYTES
                         + " bytes, not " + message.length);
             }
-            return message.clone();
-        }
-        if (spec.getPreHash() != null) {
+        } else if (spec.getPreHash() != null) {
             if (!p.isFips204()) {
                 throw new InvalidAlgorithmParameterException("round 3.1 Dilithium has no pre-hash variant");
             }
-            PreHash ph;
             try {
-                ph = PreHash.forAcvpName(spec.getPreHash());
+                PreHash.forAcvpName(spec.getPreHash());
             } catch (IllegalArgumentException e) {
                 throw new InvalidAlgorithmParameterException("unknown HashML-DSA pre-hash " + spec.getPreHash(), e);
             }
-            return MuHasher.preHashed(p, tr, spec.getContext(), ph, ph.digest(message));
         }
-        return MuHasher.pure(p, tr, spec.getContext()).update(message).finish();
     }
 
     /** This provider's key: the key itself, or another provider's key read from its encoding. */
