@@ -327,7 +327,10 @@ final class DriverCallsCli extends Subcommand {
         }
     }
 
-    /** The address a JCuda pointer stands for, through the accessors JCuda leaves to subclasses. */
+    /**
+     * The address a JCuda pointer stands for, through the accessors JCuda leaves to subclasses (as
+     * the backend's package-private {@code KernelParams} reads it).
+     */
     private static final class Address extends Pointer {
         private Address(Pointer p) {
             super(p);
