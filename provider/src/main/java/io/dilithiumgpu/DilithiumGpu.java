@@ -140,10 +140,11 @@ public final class DilithiumGpu {
             byte[] record = key == privateKey && !spec.isDeterministic() && p.isFips204()
                     ? record(engine, p, Operation.SIGN, message, spec) : null;
             if (record != null) {
-                return engine.signMessageDrawing(p, key.signingKey(), key.cache(), key.getTr(), record, DRAW_DEFAULT);
+                return engine.signMessageDrawing(p, key.signingKey(), key.cache(), key.trInPlace(), record,
+                        DRAW_DEFAULT);
             }
             sk = key.getExpandedKey();
-            return sign(engine, p, sk, key.cache(), key.getTr(), message, spec);
+            return sign(engine, p, sk, key.cache(), key.trInPlace(), message, spec);
         } catch (GeneralSecurityException e) {
             return CompletableFuture.failedFuture(e);
         } catch (IllegalStateException e) {
@@ -174,7 +175,7 @@ public final class DilithiumGpu {
         Objects.requireNonNull(spec, "spec");
         try {
             DilithiumPublicKey key = ours(publicKey, DilithiumPublicKey.class);
-            return verify(Engines.shared(), key.parameterSet(), key.getRawKey(), key.cache(), key.getTr(), message,
+            return verify(Engines.shared(), key.parameterSet(), key.rawKeyInPlace(), key.cache(), key.trInPlace(), message,
                     signature, spec);
         } catch (GeneralSecurityException e) {
             return CompletableFuture.failedFuture(e);
@@ -405,8 +406,8 @@ public final class DilithiumGpu {
     }
 
     /**
-     * @param pk    an array no one else writes (a copy of the caller's): a short message's engine
-     *              reads it in place
+     * @param pk    an array no one writes (a copy of the caller's, or a key's own): a short message's
+     *              engine reads it in place
      * @param cache the key's cache, or {@code null} for a raw key
      */
     static CompletableFuture<Boolean> verify(Engine engine, ParameterSet p, byte[] pk, PublicKeyCache cache, byte[] tr,
