@@ -267,10 +267,10 @@ public final class DilithiumGpu {
         Objects.requireNonNull(signature, "signature");
         Objects.requireNonNull(spec, "spec");
         try {
-            byte[] pk = handleKey(key, false);
-            ParameterSet p = key.params();
-            return verify(Engines.shared(), p, pk, key.publicKeyCache(), key.tr(), message, signature,
-                    spec);
+            // The handle's own bytes, read in place: a public key's handle never changes them.
+            byte[] pk = handleKey(key, false, true);
+            return verify(Engines.shared(), key.params(), pk, key.publicKeyCache(), key.trInPlace(), message,
+                    signature, spec);
         } catch (GeneralSecurityException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -319,13 +319,21 @@ public final class DilithiumGpu {
 
     /** The handle's packed key (a copy for a private key, to be wiped); fails for the wrong kind or a destroyed handle. */
     private static byte[] handleKey(KeyHandle key, boolean secret) throws InvalidKeyException {
+        return handleKey(key, secret, false);
+    }
+
+    /**
+     * The handle's key, once checked to be of the kind the operation needs and not destroyed: a copy
+     * the caller owns, or, {@code inPlace}, a public key's own bytes ({@link KeyHandle#publicKeyInPlace}).
+     */
+    private static byte[] handleKey(KeyHandle key, boolean secret, boolean inPlace) throws InvalidKeyException {
         Objects.requireNonNull(key, "key");
         if (key.isPrivate() != secret) {
             throw new InvalidKeyException((secret ? "signing needs a private" : "verification needs a public")
                     + " key's handle, not " + key);
         }
         try {
-            return key.copyKey();
+            return inPlace ? key.publicKeyInPlace() : key.copyKey();
         } catch (IllegalStateException e) {
             throw new InvalidKeyException(key + " is destroyed", e);
         }

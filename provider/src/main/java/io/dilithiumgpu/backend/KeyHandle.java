@@ -103,6 +103,25 @@ public final class KeyHandle {
         return tr == null ? null : tr.clone();
     }
 
+    /**
+     * A public key's packed bytes themselves, not a copy, for callers that only read them (the
+     * async API's verifications, which the engine reads when their batch runs): {@link #destroy()}
+     * leaves a public key's bytes as they are.
+     *
+     * @throws IllegalStateException when the handle is destroyed or holds a private key
+     */
+    public byte[] publicKeyInPlace() {
+        if (privateCache != null) {
+            throw new IllegalStateException(params + " key handle holds a private key");
+        }
+        return keyInPlace();
+    }
+
+    /** A public key's tr itself, not a copy ({@link #tr()}), for callers that only read it; null for a private key's handle. */
+    public byte[] trInPlace() {
+        return tr;
+    }
+
     /** The packed key itself, not a copy: for the backends. */
     byte[] keyInPlace() {
         requireLive();

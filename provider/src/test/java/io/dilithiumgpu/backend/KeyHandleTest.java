@@ -110,5 +110,13 @@ class KeyHandleTest {
                 new byte[P.signatureBytes()], new byte[1]));
         assertThrows(IllegalArgumentException.class, () -> BatchRecords.verify(pub, 2, new byte[64],
                 new byte[2 * P.signatureBytes()], new byte[2]), "short μ records");
+        // In place: a public key's own bytes and tr, the same arrays every time; none for a private key.
+        assertSame(pub.publicKeyInPlace(), pub.publicKeyInPlace());
+        assertArrayEquals(pub.copyKey(), pub.publicKeyInPlace());
+        assertArrayEquals(pub.tr(), pub.trInPlace());
+        assertThrows(IllegalStateException.class, priv::publicKeyInPlace);
+        assertNull(priv.trInPlace());
+        pub.destroy();
+        assertThrows(IllegalStateException.class, pub::publicKeyInPlace);
     }
 }

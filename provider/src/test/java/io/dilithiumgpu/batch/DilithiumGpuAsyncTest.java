@@ -184,9 +184,16 @@ class DilithiumGpuAsyncTest {
         assertInstanceOf(InvalidKeyException.class, wrongKind.getCause());
         assertThrows(IllegalArgumentException.class,
                 () -> DilithiumGpu.verifyAllAsync(verifier, messages, sigs.subList(0, 2), deterministic));
+        CompletionException wrongVerifier = assertThrows(CompletionException.class,
+                () -> DilithiumGpu.verifyAsync(signer, message(2), sigs.get(1), deterministic).join());
+        assertInstanceOf(InvalidKeyException.class, wrongVerifier.getCause());
         signer.destroy();
         CompletionException destroyed = assertThrows(CompletionException.class,
                 () -> DilithiumGpu.signAsync(signer, message(1), deterministic).join());
         assertInstanceOf(InvalidKeyException.class, destroyed.getCause());
+        verifier.destroy();
+        CompletionException destroyedVerifier = assertThrows(CompletionException.class,
+                () -> DilithiumGpu.verifyAsync(verifier, message(2), sigs.get(1), deterministic).join());
+        assertInstanceOf(InvalidKeyException.class, destroyedVerifier.getCause());
     }
 }
