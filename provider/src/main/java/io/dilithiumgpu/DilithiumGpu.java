@@ -6,6 +6,7 @@ import io.dilithiumgpu.backend.Operation;
 import io.dilithiumgpu.batch.Engine;
 import io.dilithiumgpu.batch.Engines;
 import io.dilithiumgpu.batch.SelfTest;
+import io.dilithiumgpu.batch.SigningKey;
 import io.dilithiumgpu.core.MuHasher;
 import io.dilithiumgpu.core.ParameterSet;
 import io.dilithiumgpu.core.PreHash;
@@ -17,6 +18,7 @@ import io.dilithiumgpu.key.DilithiumPublicKey;
 import io.dilithiumgpu.spec.MLDSAParameterSpec;
 import io.dilithiumgpu.spi.DefaultRandom;
 
+import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
@@ -244,19 +246,45 @@ public final class DilithiumGpu {
      * backend keeps the key expanded in device memory from its second use on.
      */
     public static CompletableFuture<byte[]> signAsync(KeyHandle key, byte[] message, MLDSAParameterSpec spec) {
+        return signAsync(Engines.shared(), key, message, spec);
+    }
+
+    /**
+     * {@link #signAsync(KeyHandle, byte[], MLDSAParameterSpec)} on {@code engine}: a hedged signature
+     * of a short pure message goes to it as the message record and the handle's key, read when the
+     * batch runs, as {@link #signAsync(PrivateKey, byte[], MLDSAParameterSpec)} hands a key object's.
+     */
+    static CompletableFuture<byte[]> signAsync(Engine engine, KeyHandle key, byte[] message, MLDSAParameterSpec spec) {
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(spec, "spec");
         byte[] sk = null;
         try {
-            sk = handleKey(key, true);
+            requireHandle(key, true);
             ParameterSet p = key.params();
-            int trOffset = 2 * ParameterSet.SEED_BYTES;
-            byte[] tr = Arrays.copyOfRange(sk, trOffset, trOffset + p.trBytes());
-            return sign(Engines.shared(), p, sk, key.privateKeyCache(), tr, message, spec);
+            checkSpec(p, message, spec);
+            byte[] record = !spec.isDeterministic() && p.isFips204()
+                    ? record(engine, p, Operation.SIGN, message, spec) : null;
+            if (record != null) {
+                return engine.signMessageDrawing(p, new HandleKey(key), key.privateKeyCache(), key.trInPlace(),
+                        record, DRAW_DEFAULT);
+            }
+            sk = handleKey(key, true);
+            return sign(engine, p, sk, key.privateKeyCache(), key.trInPlace(), message, spec);
         } catch (GeneralSecurityException e) {
             return CompletableFuture.failedFuture(e);
         } finally {
             wipe(sk);
+        }
+    }
+
+    /**
+     * A private key handle's key as a batch reads it when it runs; one made per call, equal for one
+     * handle, so that a batch of one handle's signatures reads the key once.
+     */
+    private record HandleKey(KeyHandle handle) implements SigningKey {
+        @Override
+        public boolean copyTo(ByteBuffer dst, int offset) {
+            return handle.copyPrivateKeyTo(dst, offset);
         }
     }
 
@@ -322,16 +350,24 @@ public final class DilithiumGpu {
         return handleKey(key, secret, false);
     }
 
-    /**
-     * The handle's key, once checked to be of the kind the operation needs and not destroyed: a copy
-     * the caller owns, or, {@code inPlace}, a public key's own bytes ({@link KeyHandle#publicKeyInPlace}).
-     */
-    private static byte[] handleKey(KeyHandle key, boolean secret, boolean inPlace) throws InvalidKeyException {
+    /** Checks that the handle is of the kind the operation needs and not destroyed. */
+    private static void requireHandle(KeyHandle key, boolean secret) throws InvalidKeyException {
         Objects.requireNonNull(key, "key");
         if (key.isPrivate() != secret) {
             throw new InvalidKeyException((secret ? "signing needs a private" : "verification needs a public")
                     + " key's handle, not " + key);
         }
+        if (key.isDestroyed()) {
+            throw new InvalidKeyException(key + " is destroyed");
+        }
+    }
+
+    /**
+     * The handle's key, once checked to be of the kind the operation needs and not destroyed: a copy
+     * the caller owns, or, {@code inPlace}, a public key's own bytes ({@link KeyHandle#publicKeyInPlace}).
+     */
+    private static byte[] handleKey(KeyHandle key, boolean secret, boolean inPlace) throws InvalidKeyException {
+        requireHandle(key, secret);
         try {
             return inPlace ? key.publicKeyInPlace() : key.copyKey();
         } catch (IllegalStateException e) {

@@ -118,6 +118,32 @@ class AsyncMessageRecordTest {
         assertTrue(jcaVerifies(kp, null, SHORT, sig));
     }
 
+    @Test
+    void aKeyHandlesShortMessagesGoAsRecordsAndItsKeyIsReadOnce() throws Exception {
+        KeyPair kp = keyPair("ML-DSA-87");
+        io.dilithiumgpu.backend.KeyHandle handle = DilithiumGpu.keyHandle(kp.getPrivate());
+        Recording engine = new Recording();
+        java.util.List<CompletableFuture<byte[]>> sigs = new java.util.ArrayList<>();
+        for (int i = 0; i < 32; i++) {
+            sigs.add(DilithiumGpu.signAsync(engine, handle, SHORT, MLDSAParameterSpec.DEFAULT));
+        }
+        byte[] expected = new byte[MessageRecord.BYTES];
+        System.arraycopy(SHORT, 0, expected, 2, SHORT.length);
+        expected[MessageRecord.BYTES - 1] = (byte) (2 + SHORT.length + 1);
+        assertArrayEquals(expected, engine.signRecord);
+        assertArrayEquals(((DilithiumPrivateKey) kp.getPrivate()).getTr(), engine.tr);
+        assertNull(engine.signMu, "μ computed on the caller's thread as well");
+        for (CompletableFuture<byte[]> sig : sigs) {
+            assertTrue(jcaVerifies(kp, null, SHORT, sig.join()));
+        }
+        // Destroyed: refused at the call, or, when it happens before the batch runs, by the batch.
+        handle.destroy();
+        java.util.concurrent.CompletionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                java.util.concurrent.CompletionException.class,
+                () -> DilithiumGpu.signAsync(engine, handle, SHORT, MLDSAParameterSpec.DEFAULT).join());
+        org.junit.jupiter.api.Assertions.assertInstanceOf(java.security.InvalidKeyException.class, e.getCause());
+    }
+
     /**
      * The shared engine (the batcher, which hashes a record on its batch thread where its backend
      * does not), taken as one that hashes μ itself, recording what each call handed it.

@@ -5,6 +5,7 @@ import io.dilithiumgpu.core.PrivateKeyCache;
 import io.dilithiumgpu.core.PublicKeyCache;
 import io.dilithiumgpu.core.Scheme;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -26,7 +27,7 @@ public final class KeyHandle {
     private final byte[] key;
     private final PrivateKeyCache privateCache;
     private final PublicKeyCache publicCache;
-    /** A public key's tr = H(pk), hashed once rather than at every verification; null for a private key. */
+    /** tr = H(pk): a public key's hashed once rather than at every verification, a private key's read from it. */
     private final byte[] tr;
     private volatile boolean destroyed;
 
@@ -35,7 +36,8 @@ public final class KeyHandle {
         this.key = key;
         this.privateCache = secret ? new PrivateKeyCache(params) : null;
         this.publicCache = secret ? null : new PublicKeyCache(params);
-        this.tr = secret ? null : Scheme.tr(params, key, 0);
+        int trAt = 2 * ParameterSet.SEED_BYTES;
+        this.tr = secret ? Arrays.copyOfRange(key, trAt, trAt + params.trBytes()) : Scheme.tr(params, key, 0);
     }
 
     /**
@@ -95,12 +97,9 @@ public final class KeyHandle {
         return keyInPlace().clone();
     }
 
-    /**
-     * A public key's tr, the hash of the packed key that μ starts from ({@link Scheme#tr}), a
-     * copy; null for a private key's handle, whose packed key holds its tr.
-     */
+    /** The key's tr, the hash of the public key that μ starts from ({@link Scheme#tr}), a copy. */
     public byte[] tr() {
-        return tr == null ? null : tr.clone();
+        return tr.clone();
     }
 
     /**
@@ -117,9 +116,31 @@ public final class KeyHandle {
         return keyInPlace();
     }
 
-    /** A public key's tr itself, not a copy ({@link #tr()}), for callers that only read it; null for a private key's handle. */
+    /** The key's tr itself, not a copy ({@link #tr()}), for callers that only read it (tr is public). */
     public byte[] trInPlace() {
         return tr;
+    }
+
+    /**
+     * Copies a private key's packed bytes into {@code dst} from absolute position {@code offset},
+     * as a batch reads them when it runs ({@code SigningKey}).
+     *
+     * @return false, with whatever was written there zeroed, when the handle is or is being destroyed
+     * @throws IllegalStateException for a public key's handle
+     */
+    public boolean copyPrivateKeyTo(ByteBuffer dst, int offset) {
+        if (privateCache == null) {
+            throw new IllegalStateException(params + " key handle holds a public key");
+        }
+        if (!destroyed) {
+            dst.put(offset, key);
+            // destroy() marks the handle before it zeroes the key: a copy it overlapped fails here.
+            if (!destroyed) {
+                return true;
+            }
+        }
+        dst.put(offset, new byte[key.length]);
+        return false;
     }
 
     /** The packed key itself, not a copy: for the backends. */

@@ -193,13 +193,14 @@ abstract class Batch {
     /**
      * Whether the requests of records {@code [0, n)}, two or more, all name one key source and one
      * key cache, neither null: the batch may then run them as one-key records, reading the key once.
+     * One source: the same object, or an equal one (a key handle's, made per call).
      */
     static boolean ofOneKey(Object[] keySources, Object[] caches, int n) {
         Object source = keySources[0];
         Object cache = caches[0];
         boolean one = n >= 2 && source != null && cache != null;
         for (int i = 1; i < n && one; i++) {
-            one = keySources[i] == source && caches[i] == cache;
+            one = (keySources[i] == source || source.equals(keySources[i])) && caches[i] == cache;
         }
         return one;
     }

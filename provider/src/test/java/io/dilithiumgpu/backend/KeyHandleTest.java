@@ -2,6 +2,7 @@ package io.dilithiumgpu.backend;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -115,8 +116,26 @@ class KeyHandleTest {
         assertArrayEquals(pub.copyKey(), pub.publicKeyInPlace());
         assertArrayEquals(pub.tr(), pub.trInPlace());
         assertThrows(IllegalStateException.class, priv::publicKeyInPlace);
-        assertNull(priv.trInPlace());
+        int trAt = 2 * ParameterSet.SEED_BYTES;
+        assertArrayEquals(java.util.Arrays.copyOfRange(priv.copyKey(), trAt, trAt + P.trBytes()), priv.trInPlace());
         pub.destroy();
         assertThrows(IllegalStateException.class, pub::publicKeyInPlace);
+
+        // A private key's bytes copied where a batch wants them, until the handle is destroyed.
+        KeyHandle signer = KeyHandle.ofPrivateKey(P, filled(P.privateKeyBytes(), (byte) 7));
+        java.nio.ByteBuffer dst = java.nio.ByteBuffer.allocate(P.privateKeyBytes() + 3);
+        assertTrue(signer.copyPrivateKeyTo(dst, 3));
+        assertArrayEquals(signer.copyKey(), java.util.Arrays.copyOfRange(dst.array(), 3, dst.capacity()));
+        assertEquals(0, dst.position());
+        assertThrows(IllegalStateException.class, () -> pub.copyPrivateKeyTo(dst, 0));
+        signer.destroy();
+        assertFalse(signer.copyPrivateKeyTo(dst, 3));
+        assertArrayEquals(new byte[P.privateKeyBytes()], java.util.Arrays.copyOfRange(dst.array(), 3, dst.capacity()));
+    }
+
+    private static byte[] filled(int n, byte b) {
+        byte[] a = new byte[n];
+        java.util.Arrays.fill(a, b);
+        return a;
     }
 }
