@@ -477,16 +477,12 @@ public final class DilithiumGpu {
         if (spec.isExternalMu() || spec.getPreHash() != null) {
             return null;
         }
-        int header = p.isFips204() ? 2 + spec.getContextLength() : 0;
+        int header = MessageRecord.headerBytes(p.isFips204(), spec.getContextLength());
         if (header + message.length > MessageRecord.MAX_MESSAGE || !engine.takesMessages(p, op)) {
             return null;
         }
         byte[] record = new byte[MessageRecord.BYTES];
-        if (p.isFips204()) {
-            // record[0] = 0: pure, not HashML-DSA
-            record[1] = (byte) spec.getContextLength();
-            System.arraycopy(spec.getContext(), 0, record, 2, spec.getContextLength());
-        }
+        MessageRecord.putHeader(record, p.isFips204(), spec.getContext());
         System.arraycopy(message, 0, record, header, message.length);
         MessageRecord.tag(record, header + message.length);
         return record;

@@ -23,6 +23,20 @@ public final class MessageRecord {
 
     private MessageRecord() {}
 
+    /** The bytes of M′ before M: 0 ‖ |ctx| ‖ ctx for pure ML-DSA (FIPS 204 Algorithms 2/3), none for round 3.1. */
+    public static int headerBytes(boolean fips204, int contextLength) {
+        return fips204 ? 2 + contextLength : 0;
+    }
+
+    /** Writes M′'s header ({@link #headerBytes}) at the start of {@code record}, which must hold it. */
+    public static void putHeader(byte[] record, boolean fips204, byte[] context) {
+        if (fips204) {
+            record[0] = 0;  // pure, not HashML-DSA
+            record[1] = (byte) context.length;
+            System.arraycopy(context, 0, record, 2, context.length);
+        }
+    }
+
     /** Marks a record whose first {@code length} bytes are M′: writes its tag. */
     public static void tag(byte[] record, int length) {
         Objects.checkIndex(length, MAX_MESSAGE + 1);

@@ -64,7 +64,7 @@ abstract class MuInput {
             this.p = p;
             this.tr = tr;
             this.context = context;
-            this.headerBytes = p.isFips204() ? 2 + context.length : 0;
+            this.headerBytes = MessageRecord.headerBytes(p.isFips204(), context.length);
             start();
         }
 
@@ -75,11 +75,7 @@ abstract class MuInput {
                 return;
             }
             record = new byte[MessageRecord.BYTES];
-            if (p.isFips204()) {
-                // record[0] = 0: pure, not HashML-DSA
-                record[1] = (byte) context.length;
-                System.arraycopy(context, 0, record, 2, context.length);
-            }
+            MessageRecord.putHeader(record, p.isFips204(), context);
             length = headerBytes;
         }
 
