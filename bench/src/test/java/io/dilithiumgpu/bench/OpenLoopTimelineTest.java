@@ -64,6 +64,26 @@ class OpenLoopTimelineTest {
 
     @Test
     @Timeout(30)
+    void theMeasuredPartStartsAtAWindowsStartOnceTheSamplerDecides() throws Exception {
+        long ms = 1_000_000L;
+        OpenLoopTimeline none = new OpenLoopTimeline(System.nanoTime(), 1e6, 100, 0, 0, null);
+        assertEquals(0, none.measuredStart(), "no lead-in: measured from call 0");
+        none.stop();
+        OpenLoopTimeline waiting = new OpenLoopTimeline(System.nanoTime(), 1e6, 100_000, 10_000 * ms, 20_000 * ms, null);
+        assertEquals(Long.MAX_VALUE / 2, waiting.measuredStart(), "during the lead-in: beyond every arrival");
+        waiting.stop();
+        OpenLoopTimeline fixed = new OpenLoopTimeline(System.nanoTime(), 1e6, 100_000, 10 * ms, 10 * ms, null);
+        while (fixed.measuredStart() == Long.MAX_VALUE / 2) {
+            Thread.sleep(5);
+        }
+        long start = fixed.measuredStart();
+        fixed.stop();
+        assertEquals(0, start % OpenLoopTimeline.WINDOW_NANOS, "a window's start: " + start);
+        assertTrue(start >= 2 * OpenLoopTimeline.WINDOW_NANOS, "after the window the sampler decided in: " + start);
+    }
+
+    @Test
+    @Timeout(30)
     void eachWindowAddsTheTalliesCallsAndTakesTheirLatestTimes() throws Exception {
         // 1,000 calls a second: calls 0 to 49 arrive in window 0, 50 to 99 in window 1.
         OpenLoopTimeline timeline = new OpenLoopTimeline(System.nanoTime(), 1e6, 100, 0, 0, null);
