@@ -89,18 +89,16 @@ final class OpenLoopTimeline {
     private final long minLeadIn;
     private final long maxLeadIn;
     private final int windows;
+    /** {@link #measuredStart()} while the lead-in goes on. */
+    private static final long LEAD_IN = Long.MAX_VALUE / 2;
     /**
-     * The measured part's first window, windows counted from call 0's arrival; -1 until the sampler
-     * has decided it. Written by the sampler only.
+     * {@link #measuredStart()}'s value, a window's start once the sampler has decided it (written by
+     * the sampler only). Read by every call, so a plain load with no branch: a branch there compiles
+     * during the lead-in with only its lead-in side taken, and where the measured part starts every
+     * call in flight hit its trap at once (9,659 deoptimizations in the first milliseconds of one
+     * verification run's measured part).
      */
-    private volatile int measuredWindow = -1;
-    /**
-     * {@link #measuredStart()}'s value, written with {@link #measuredWindow}: read by every call, so a
-     * plain load with no branch. A branch there compiles during the lead-in with only its lead-in side
-     * taken, and where the measured part starts every call in flight hit its trap at once (9,659
-     * deoptimizations in the first milliseconds of one verification run's measured part).
-     */
-    private volatile long measuredStartNanos = Long.MAX_VALUE / 2;
+    private volatile long measuredStartNanos = LEAD_IN;
     /** The calls' times, in the tallies handed out ({@link #newTally()}). */
     private final List<Tally> tallies = new CopyOnWriteArrayList<>();
     private final double[] thisProcess;
@@ -140,7 +138,6 @@ final class OpenLoopTimeline {
         this.maxLeadIn = maxLeadIn;
         this.windows = window(maxCalls - 1) + 1;
         if (minLeadIn == 0) {
-            measuredWindow = 0;
             measuredStartNanos = 0;
         }
         thisProcess = new double[windows];
@@ -163,6 +160,12 @@ final class OpenLoopTimeline {
      */
     long measuredStart() {
         return measuredStartNanos;
+    }
+
+    /** The measured part's first window, windows counted from call 0's arrival; -1 during the lead-in. */
+    private int measuredWindow() {
+        long start = measuredStartNanos;
+        return start == LEAD_IN ? -1 : (int) (start / WINDOW_NANOS);
     }
 
     /**
@@ -240,7 +243,8 @@ final class OpenLoopTimeline {
         while (last > 0 && calls[last] == 0) {
             last--;
         }
-        int first = measuredWindow < 0 ? last + 1 : measuredWindow;
+        int measured = measuredWindow();
+        int first = measured < 0 ? last + 1 : measured;
         List<Window> out = new ArrayList<>();
         for (int w = 0; w <= last; w++) {
             long n = calls[w];
@@ -289,7 +293,7 @@ final class OpenLoopTimeline {
                 batched[w] = all > 0 ? (double) (r[0] - lastRoutes[0]) / all : Double.NaN;
                 lastRoutes = r;
             }
-            if (measuredWindow < 0) {
+            if (measuredWindow() < 0) {
                 decideStart(w, (int) ((System.nanoTime() - origin) / WINDOW_NANOS));
             }
             lastProcess = cpu;
@@ -304,7 +308,6 @@ final class OpenLoopTimeline {
         int start = startWindow(w, now, minLeadIn, maxLeadIn, jitMillis);
         if (start >= 0) {
             measuredStartNanos = start * WINDOW_NANOS;
-            measuredWindow = start;
         }
     }
 
