@@ -32,6 +32,8 @@ import java.util.concurrent.locks.LockSupport;
 final class OpenLoopTimeline {
     /** Width of a window. */
     static final long WINDOW_NANOS = 50_000_000L;
+    /** {@link #measuredStart()} while the lead-in goes on: beyond every arrival. */
+    static final long LEAD_IN = Long.MAX_VALUE / 2;
     /** A window whose slowest call took longer than this is a slow window (issue 17's target for p99). */
     static final long SLOW_NANOS = 10_000_000L;
 
@@ -89,8 +91,6 @@ final class OpenLoopTimeline {
     private final long minLeadIn;
     private final long maxLeadIn;
     private final int windows;
-    /** {@link #measuredStart()} while the lead-in goes on. */
-    private static final long LEAD_IN = Long.MAX_VALUE / 2;
     /**
      * {@link #measuredStart()}'s value, a window's start once the sampler has decided it (written by
      * the sampler only). Read by every call, so a plain load with no branch: a branch there compiles

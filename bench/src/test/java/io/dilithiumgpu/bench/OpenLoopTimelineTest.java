@@ -70,10 +70,10 @@ class OpenLoopTimelineTest {
         assertEquals(0, none.measuredStart(), "no lead-in: measured from call 0");
         none.stop();
         OpenLoopTimeline waiting = new OpenLoopTimeline(System.nanoTime(), 1e6, 100_000, 10_000 * ms, 20_000 * ms, null);
-        assertEquals(Long.MAX_VALUE / 2, waiting.measuredStart(), "during the lead-in: beyond every arrival");
+        assertEquals(OpenLoopTimeline.LEAD_IN, waiting.measuredStart(), "during the lead-in: beyond every arrival");
         waiting.stop();
         OpenLoopTimeline fixed = new OpenLoopTimeline(System.nanoTime(), 1e6, 100_000, 10 * ms, 10 * ms, null);
-        while (fixed.measuredStart() == Long.MAX_VALUE / 2) {
+        while (fixed.measuredStart() == OpenLoopTimeline.LEAD_IN) {
             Thread.sleep(5);
         }
         long start = fixed.measuredStart();
