@@ -32,6 +32,18 @@ DG_HD uint32_t add(uint32_t* p, uint32_t v) {
 #endif
 }
 
+/** Lowers *p to v if v is smaller, at device scope (shared or global memory); returns the old value. */
+DG_HD int32_t min(int32_t* p, int32_t v) {
+#if DG_ON_DEVICE
+    return atomicMin(p, v);
+#else
+    int32_t old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+    while (v < old && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+    }
+    return old;
+#endif
+}
+
 /** Stores v so that other warps' atomics and loads see it. */
 template <class T>
 DG_HD void store(T* p, T v) {

@@ -33,6 +33,7 @@
  *   verify_keyed_<set>(const uint8_t *pks, const int32_t *keyOf, const uint8_t *slots,
  *                      const uint8_t *mus, const uint8_t *msgs, const uint8_t *sigs,
  *                      uint8_t *status, int n, uint32_t *scratch, uint8_t *workspace)
+ *   sign_keyed_wide_<set>(the arguments of sign_keyed_)
  *
  *   __constant__ int32_t slot_bytes_sk_<set>;   bytes of one sk slot, a multiple of 256
  *   __constant__ int32_t slot_bytes_pk_<set>;   bytes of one pk slot, a multiple of 256
@@ -52,6 +53,10 @@
  * when none is). mus, rnds, sigs and status are task i's records as for sign_ / verify_, and the
  * outputs and statuses are bit-exact with theirs on the same key and inputs. Give the tasks of one
  * key adjacent indices (sort by key), so that the slot they read stays in L2.
+ *
+ * sign_keyed_wide: sign_keyed with each block's warps sharing one task's rejection loop
+ * (sign_wide.cuh), bit-exact with it: fewer tasks at once, each ending sooner. Its cfg names one
+ * task per block and a block's workspace (a slice per warp) as the worker's.
  *
  * msgs, when not null, replaces mus: task i's mu comes from message record i, ABI_MESSAGE_BYTES
  * each. Its last byte is a tag: 0, and bytes [0, 64) are mu itself; t in [1, 72], and bytes

@@ -144,9 +144,8 @@ struct KeygenStreams {
 };
 
 /**
- * Signing: optionally ExpandA (first batch), then ExpandMask for `candidates` consecutive
- * iterations starting at iteration it0: y[c][r] = ExpandMask(rho'', (it0 + c) L + r), written to
- * y + (c L + r) N.
+ * Signing: optionally ExpandA (first batch), then ExpandMask for `candidates` iterations it0,
+ * it0 + stride, ...: y[c][r] = ExpandMask(rho'', (it0 + c stride) L + r), written to y + (c L + r) N.
  */
 template <class P>
 struct SignStreams {
@@ -155,13 +154,14 @@ struct SignStreams {
     int32_t* y;
     int it0;
     int candidates;
+    int stride;  // 1, or a group's warp count (sign_wide.cuh)
     DG_HD int matrix_streams() const { return a_hat ? P::K * P::L : 0; }
     DG_HD int count() const { return matrix_streams() + candidates * P::L; }
     DG_HD StreamSpec spec(int i) const {
         const int m = matrix_streams();
         if (i < m) return MatrixStreams<P>{a_hat}.spec(i);
         const int v = i - m;
-        return StreamSpec{STREAM_MASK, (uint32_t)(it0 * P::L + v), y + v * N};
+        return StreamSpec{STREAM_MASK, (uint32_t)((it0 + v / P::L * stride) * P::L + v % P::L), y + v * N};
     }
 };
 

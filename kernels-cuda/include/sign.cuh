@@ -131,18 +131,44 @@ struct SignTask {
     static DG_HD uint8_t sign(KeySource src, const uint8_t* key, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig,
                               WarpShared& sh, int32_t* ws, const int32_t* zt) {
         const bool slot = src == KeySource::SLOT;
+        begin(src, key, mu, rnd, sh);
+        if (!slot && !decode_keys(key, ws, sh, zt)) return ABI_STATUS_INVALID_KEY;
+        const int32_t* keys = slot ? reinterpret_cast<const int32_t*>(key) : ws;
+
+        const int head = slot ? CANDIDATES : FIRST;
+        const int count = slot ? SlotBlocks::COUNT : PackedBlocks::COUNT;
+        const int tail = slot ? SlotBlocks::TAIL : PackedBlocks::TAIL;
+        DG_NO_UNROLL
+        for (int b = 0; b < count; ++b) {
+            const int size = b == 0 ? head : b == count - 1 ? tail : CANDIDATES;
+            draw(b == 0 ? 0 : head + (b - 1) * CANDIDATES, size, 1, !slot && b == 0, sh, ws);
+            DG_NO_UNROLL
+            for (int c = 0; c < size; ++c) {
+                if (attempt(ws + WS_Y + c * P::L * N, staged(ws), sh, keys, ws, zt)) {
+                    copy_out(staged(ws), sig);
+                    return ABI_STATUS_OK;
+                }
+            }
+        }
+        return ABI_STATUS_INVALID_KEY;
+    }
+
+    /**
+     * The task's seeds in shared memory: rho (a packed key's, for ExpandA), K, rho'' (FIPS 204
+     * Algorithm 7, step 7; round 3.1: the caller's rnd), and mu at the head of the c~ message.
+     */
+    static DG_HD void begin(KeySource src, const uint8_t* key, const uint8_t* mu, const uint8_t* rnd, WarpShared& sh) {
+        const bool slot = src == KeySource::SLOT;
         const int l = (int)warp::lane();
         uint8_t* seed_bytes = reinterpret_cast<uint8_t*>(sh.seeds);
         const uint8_t* k_bytes = slot ? key + SLOT_KEY * 4 : key + P::SK_KEY;
 
-        // rho (for ExpandA) and K; mu at the head of the c~ message.
         warp::sync();
         if (!slot) seed_bytes[l] = key[P::SK_RHO + l];
         seed_bytes[SEED_BYTES + CRH_BYTES + l] = k_bytes[l];
         sh.msg[l] = mu[l];
         sh.msg[32 + l] = mu[32 + l];
         if (P::FIPS204) {
-            // rho'' = H(K || rnd || mu, 64) (FIPS 204 Algorithm 7, step 7).
             sh.block[l] = k_bytes[l];
             sh.block[32 + l] = rnd[l];
             sh.block[64 + l] = mu[l];
@@ -156,25 +182,36 @@ struct SignTask {
             seed_bytes[SEED_BYTES + l] = rnd[l];
             seed_bytes[SEED_BYTES + 32 + l] = rnd[32 + l];
         }
-        if (!slot && !decode_keys(key, ws, sh, zt)) return ABI_STATUS_INVALID_KEY;
-        const int32_t* keys = slot ? reinterpret_cast<const int32_t*>(key) : ws;
+    }
 
-        const int head = slot ? CANDIDATES : FIRST;
-        const int count = slot ? SlotBlocks::COUNT : PackedBlocks::COUNT;
-        const int tail = slot ? SlotBlocks::TAIL : PackedBlocks::TAIL;
+    /**
+     * Warp g's part of a slot's rejection loop when a group of G warps shares the task
+     * (sign_wide.cuh): tries kappa = g, g + G, g + 2G, ... below ITERATIONS in order, drawing y for
+     * CANDIDATES of them at a time, and stops at its first accept or at the first kappa above *best,
+     * the smallest kappa the group has accepted so far, which an accept lowers. Returns the kappa
+     * accepted, its signature staged in ws, or ITERATIONS.
+     */
+    static DG_HD int sign_strided(const uint8_t* slot, const uint8_t* mu, const uint8_t* rnd, int g, int G,
+                                  int32_t* best, WarpShared& sh, int32_t* ws, const int32_t* zt) {
+        begin(KeySource::SLOT, slot, mu, rnd, sh);
+        const int32_t* keys = reinterpret_cast<const int32_t*>(slot);
+        auto passed = [&](int kappa) { return kappa > warp::lane0([&] { return atomic::load(best); }); };
         DG_NO_UNROLL
-        for (int b = 0; b < count; ++b) {
-            const int size = b == 0 ? head : b == count - 1 ? tail : CANDIDATES;
-            draw(b == 0 ? 0 : head + (b - 1) * CANDIDATES, size, !slot && b == 0, sh, ws);
+        for (int first = g; first < ITERATIONS && !passed(first); first += CANDIDATES * G) {
+            const int left = (ITERATIONS - 1 - first) / G + 1;
+            const int size = left < CANDIDATES ? left : CANDIDATES;
+            draw(first, size, G, false, sh, ws);
             DG_NO_UNROLL
             for (int c = 0; c < size; ++c) {
+                const int kappa = first + G * c;
+                if (passed(kappa)) return ITERATIONS;
                 if (attempt(ws + WS_Y + c * P::L * N, staged(ws), sh, keys, ws, zt)) {
-                    copy_out(staged(ws), sig);
-                    return ABI_STATUS_OK;
+                    warp::lane0([&] { return atomic::min(best, kappa); });
+                    return kappa;
                 }
             }
         }
-        return ABI_STATUS_INVALID_KEY;
+        return ITERATIONS;
     }
 
     /**
@@ -241,10 +278,11 @@ struct SignTask {
     /** The staged signature in a workspace slice. */
     static DG_HD uint8_t* staged(int32_t* slice) { return reinterpret_cast<uint8_t*>(slice + WS_SIG); }
 
-    /** Draws y for the `size` iterations from kappa `base` on (and A^ into ws when with_a). */
-    static DG_HD void draw(int base, int size, bool with_a, WarpShared& sh, int32_t* ws) {
+    /** Draws y for the `size` iterations base, base + stride, ... (and A^ into ws when with_a). */
+    static DG_HD void draw(int base, int size, int stride, bool with_a, WarpShared& sh, int32_t* ws) {
         warp::sync();  // the last iteration's reads of y^ in the staging rows come first
-        run_lane_streams<P>(SignStreams<P>{with_a ? ws + WS_A : nullptr, ws + WS_Y, base, size}, sh.seeds, sh.stage);
+        run_lane_streams<P>(SignStreams<P>{with_a ? ws + WS_A : nullptr, ws + WS_Y, base, size, stride}, sh.seeds,
+                            sh.stage);
     }
 
     /** Where y^ lives: the staging rows when it fits there, else the workspace. */

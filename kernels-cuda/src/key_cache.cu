@@ -1,6 +1,7 @@
 /* Device key cache entry points and slot sizes, one set per parameter set (batch_abi.h). */
 #include "../include/key_cache.cuh"
 #include "../include/schedule.cuh"
+#include "../include/sign_wide.cuh"
 
 #define DG_KEY_CACHE(tag, PARAMS)                                                                    \
     extern "C" {                                                                                     \
@@ -23,6 +24,13 @@
                                    uint8_t* status, int n, uint32_t* scratch, uint8_t* workspace) {  \
         dg::run_persistent<dg::KeyedSignTask<dg::PARAMS>>({sks, keyOf, slots, mus, msgs, rnds, sigs}, status, n, \
                                                           scratch, workspace);                       \
+    }                                                                                                \
+    DG_DEFINE_WIDE_CFG(tag, PARAMS)                                                                  \
+    DG_WIDE_ENTRY sign_keyed_wide_##tag(const uint8_t* sks, const int32_t* keyOf, const uint8_t* slots, \
+                                        const uint8_t* mus, const uint8_t* msgs, const uint8_t* rnds,   \
+                                        uint8_t* sigs, uint8_t* status, int n, uint32_t* scratch,       \
+                                        uint8_t* workspace) {                                           \
+        dg::run_wide<dg::PARAMS>({sks, keyOf, slots, mus, msgs, rnds, sigs}, status, n, scratch, workspace); \
     }                                                                                                \
     DG_DEFINE_CFG(verify_keyed, tag, KeyedVerifyTask, PARAMS)                                        \
     DG_ENTRY verify_keyed_##tag(const uint8_t* pks, const int32_t* keyOf, const uint8_t* slots,     \

@@ -22,6 +22,7 @@
 #include "../include/keygen.cuh"
 #include "../include/schedule.cuh"
 #include "../include/sign.cuh"
+#include "../include/sign_wide.cuh"
 #include "../include/verify.cuh"
 #include "ref_scheme.h"
 #include "simt_host.h"
@@ -390,7 +391,7 @@ void streams_for(const char* name) {
     dgtest::run_warp([&] { run_lane_streams<P>(KeygenStreams<P>{a_hat, s}, sh.seeds, sh.stage); });
     const int it0 = 3;
     dgtest::run_warp([&] {
-        run_lane_streams<P>(SignStreams<P>{nullptr, y, it0, SignTask<P>::CANDIDATES}, sh.seeds, sh.stage);
+        run_lane_streams<P>(SignStreams<P>{nullptr, y, it0, SignTask<P>::CANDIDATES, 1}, sh.seeds, sh.stage);
     });
     const auto ref_a = dgtest::RefScheme<P>::expand_a(rho);
     bool ok = true;
@@ -857,7 +858,7 @@ void keyed_for(const char* name, int round) {
             const size_t at = (size_t)i * P::SIG_BYTES;
             const uint8_t want = Ref::sign(key_sk[i]->data(), &mus[(size_t)i * 64], &rnds[(size_t)i * P::RND_BYTES],
                                            &ref_sigs[at]);
-            bool same = st[i] == want && plain_st[i] == want && want == (i == 6 ? ABI_STATUS_INVALID_KEY : ABI_STATUS_OK);
+            bool same = st[i] == want && plain_st[i] == want && want == (i == 4 ? ABI_STATUS_INVALID_KEY : ABI_STATUS_OK);
             if (same && want == ABI_STATUS_OK) {
                 same = std::memcmp(&sigs[at], &ref_sigs[at], P::SIG_BYTES) == 0 &&
                        std::memcmp(&plain_sigs[at], &ref_sigs[at], P::SIG_BYTES) == 0;
@@ -944,6 +945,120 @@ void test_key_cache() {
     keyed_for<MlDsa87>("ML-DSA-87", 5);
 }
 
+/**
+ * A sign_keyed_wide launch of n tasks on `groups` emulated groups of G warps each, interleaved at
+ * every warp primitive (in turn, or shuffled): every task taken once, every workspace slice and
+ * the scratch counters zero afterwards. Returns the statuses.
+ */
+template <class P>
+std::vector<uint8_t> emulate_wide(const typename KeyedSignTask<P>::Args& args, int n, int groups, int G,
+                                  uint64_t shuffle) {
+    groups = std::min(groups, n);
+    const int warps = groups * G;
+    std::vector<WarpShared> shared(warps);
+    std::vector<WideGroup> grp(groups, WideGroup{});
+    std::vector<int32_t> ws((size_t)warps * SignTask<P>::WS_WORDS, 0x5A5A5A5A);
+    std::vector<uint8_t> status(n, 0xEE);
+    std::vector<uint32_t> scratch(ABI_SCRATCH_WORDS, 0);
+    dgtest::run_warps(warps, [&](int w) {
+        WideSign<P>::worker_loop(args, status.data(), n, warps, w % G, G, scratch.data(), grp[w / G], shared[w],
+                                 ws.data() + (size_t)w * SignTask<P>::WS_WORDS, zeta_table());
+    }, shuffle);
+    CHECK(std::none_of(status.begin(), status.end(), [](uint8_t v) { return v == 0xEE; }),
+          "wide: every task was taken: %d tasks, %d groups of %d", n, groups, G);
+    CHECK(std::all_of(scratch.begin(), scratch.end(), [](uint32_t v) { return v == 0; }),
+          "wide: the last warp left the scratch counters zero (%d tasks, %d groups of %d)", n, groups, G);
+    CHECK(std::all_of(ws.begin(), ws.end(), [](int32_t v) { return v == 0; }),
+          "wide: every workspace slice is zero after the launch");
+    return status;
+}
+
+/**
+ * sign_keyed_wide against sign_keyed and the reference, on `variants` launches of two groups of 2, 3
+ * or WIDE_WARPS warps, in turn or shuffled, on mu or message records: three cached keys and an
+ * uncached one (warp 0's own loop) interleaved, an uncached invalid key; every status and
+ * signature identical.
+ */
+template <class P>
+void wide_for(const char* name, int round, int variants) {
+    using Ref = dgtest::RefScheme<P>;
+    constexpr int SK_SLOT = ExpandSkTask<P>::SLOT_BYTES;
+    bool ok = true;
+    std::vector<Bytes> sk(4, Bytes(P::SK_BYTES));
+    for (int k = 0; k < 4; ++k) {
+        Bytes seed(32), pk(P::PK_BYTES);
+        for (auto& b : seed) b = (uint8_t)rng();
+        Ref::keygen(seed.data(), pk.data(), sk[k].data());
+    }
+    Bytes bad = sk[3];
+    bad[P::SK_S2] |= (uint8_t)((1u << P::ETA_BITS) - 1);
+    Bytes ex_in;
+    for (int k = 0; k < 3; ++k) ex_in.insert(ex_in.end(), sk[k].begin(), sk[k].end());
+    const std::vector<int32_t> slot_of = {2, 0, 1};
+    Bytes slots((size_t)3 * SK_SLOT);
+    const std::vector<uint8_t> ex = emulate_launch<ExpandSkTask<P>>({ex_in.data(), slot_of.data(), slots.data()}, 3, 2, 0);
+    ok &= std::all_of(ex.begin(), ex.end(), [](uint8_t v) { return v == ABI_STATUS_OK; });
+
+    // Tasks: key k0 in slot 2, k1 in 0, k2 in 1; packed records: k3, bad.
+    const std::vector<int32_t> key_of = {2, 0, -1, 1, -2, 2, 0};
+    const int signer[7] = {0, 1, 3, 2, -1, 0, 1};
+    const int n = (int)key_of.size();
+    Bytes packed = sk[3];
+    packed.insert(packed.end(), bad.begin(), bad.end());
+    Bytes mus((size_t)n * 64), rnds((size_t)n * P::RND_BYTES), msgs((size_t)n * ABI_MESSAGE_BYTES);
+    for (auto& b : rnds) b = (uint8_t)rng();
+    for (int i = 0; i < n; ++i) {
+        const Bytes& key = signer[i] < 0 ? bad : sk[signer[i]];
+        uint8_t m[20];
+        for (auto& b : m) b = (uint8_t)rng();
+        Bytes in(key.begin() + P::SK_TR, key.begin() + P::SK_TR + P::TR_BYTES);
+        in.insert(in.end(), m, m + i);
+        shake256(&mus[(size_t)i * 64], 64, in.data(), in.size());
+        put_message(&msgs[(size_t)i * ABI_MESSAGE_BYTES], m, i);
+    }
+    Bytes seq((size_t)n * P::SIG_BYTES, 0xCC), ref((size_t)n * P::SIG_BYTES);
+    const std::vector<uint8_t> seq_st = emulate_launch<KeyedSignTask<P>>(
+        {packed.data(), key_of.data(), slots.data(), mus.data(), nullptr, rnds.data(), seq.data()}, n, 3, 0);
+    for (int i = 0; i < n; ++i) {
+        const Bytes& key = signer[i] < 0 ? bad : sk[signer[i]];
+        const uint8_t want = Ref::sign(key.data(), &mus[(size_t)i * 64], &rnds[(size_t)i * P::RND_BYTES],
+                                       &ref[(size_t)i * P::SIG_BYTES]);
+        const bool same = seq_st[i] == want && want == (i == 4 ? ABI_STATUS_INVALID_KEY : ABI_STATUS_OK) &&
+                          (want != ABI_STATUS_OK ||
+                           std::memcmp(&seq[(size_t)i * P::SIG_BYTES], &ref[(size_t)i * P::SIG_BYTES], P::SIG_BYTES) == 0);
+        CHECK(same, "wide %s: sign_keyed task %d against the reference", name, i);
+        ok &= same;
+    }
+    const int widths[3] = {2, 3, WIDE_WARPS};
+    for (int v = 0; v < variants; ++v) {
+        const int G = widths[(v + round) % 3];
+        const bool shuffled = (v + round) % 2 == 1, records = v % 2 == 1;
+        const uint64_t shuffle = shuffled ? 0x2545F4914F6CDD1Dull * (uint64_t)(round * 8 + v + 1) : 0;
+        Bytes sigs((size_t)n * P::SIG_BYTES, 0xCC);
+        const std::vector<uint8_t> st = emulate_wide<P>(
+            {packed.data(), key_of.data(), slots.data(), records ? nullptr : mus.data(), records ? msgs.data() : nullptr,
+             rnds.data(), sigs.data()}, n, 2, G, shuffle);
+        for (int i = 0; i < n; ++i) {
+            const bool same = st[i] == seq_st[i] &&
+                              (st[i] != ABI_STATUS_OK ||
+                               std::memcmp(&sigs[(size_t)i * P::SIG_BYTES], &seq[(size_t)i * P::SIG_BYTES], P::SIG_BYTES) == 0);
+            CHECK(same, "wide %s: groups of %d%s%s: task %d (key_of %d) status %d, sign_keyed %d%s", name, G,
+                  shuffled ? ", shuffled" : "", records ? ", message records" : "", i, key_of[i], st[i], seq_st[i],
+                  same ? "" : ", or the signatures differ");
+            ok &= same;
+        }
+    }
+    CHECK(ok, "wide %s", name);
+    std::printf("  wide %-11s %s (%d launches: groups of 2, 3 or %d warps, in turn or shuffled, mu or message "
+                "records; sign_keyed_wide == sign_keyed == reference)\n", name, ok ? "pass" : "FAIL", variants, WIDE_WARPS);
+}
+
+void test_wide() {
+    wide_for<MlDsa44>("ML-DSA-44", 0, 4);
+    wide_for<Dilithium3>("Dilithium3", 1, 2);
+    wide_for<MlDsa87>("ML-DSA-87", 2, 2);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -979,6 +1094,7 @@ int main(int argc, char** argv) {
         launch_for<MlDsa87>("ML-DSA-87", 3 * launches);
     }
     if (run("keyed")) test_key_cache();
+    if (run("wide")) test_wide();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("%d checks, %d failures (%.1f s)\n", g_checks, g_failures, secs);
     return g_failures == 0 ? 0 : 1;

@@ -16,10 +16,12 @@
  * DG_DIRTY=1 has the host write the signature records before each host-to-host run.
  * DG_WIPE=1 adds the provider's wipes of the previous batch to each host-to-host run.
  * DG_GATE=1 holds every launch of a run until all are issued (time_runs).
+ * DG_WIDE_TAIL=m adds, after each keyed signing line, one whose streams holding the last m tasks
+ * launch sign_keyed_wide_ (the host's tail of a large call); sign_keyed_wide_ on all tasks always runs.
  *
  * The key cache (a filter naming it, "keyed" or e.g. "keyed_mldsa44"; not part of "all"): per set,
  * for one key, 64 keys, and 64 keys of which every other one is uncached, expand_sk_ / expand_pk_ into slots, then sign_ against
- * sign_keyed_ and verify_ against verify_keyed_ on the same keys and inputs, alternated in
+ * sign_keyed_ and sign_keyed_wide_, and verify_ against verify_keyed_ on the same keys and inputs, alternated in
  * min(3, runs) rounds (one line per run); every status must be OK and the keyed signatures
  * identical to the plain ones.
  */
@@ -384,7 +386,12 @@ struct KeyedSet {
     VerifyKeyedFn verify_keyed;
     Cfg c_expand_sk, c_expand_pk, c_sign_keyed, c_verify_keyed;
     int slot_sk, slot_pk;
+    SignKeyedFn sign_wide;
+    Cfg c_sign_wide;
 };
+
+/** DG_WIDE_TAIL=m: the keyed signing line is followed by one whose last m tasks' streams launch sign_keyed_wide_. */
+int g_wide_tail = 0;
 
 template <class T>
 T* device_copy(const std::vector<T>& h) {
@@ -495,6 +502,29 @@ void bench_keyed_keys(const std::string& t, KeygenFn kg, const Cfg& ck, SignFn s
             const bool same = host_copy(sigs, (size_t)n * P::SIG_BYTES) == host_copy(keyed_sigs, (size_t)n * P::SIG_BYTES);
             report(("sign_keyed_" + t + " " + what).c_str(), ks.c_sign_keyed, n, ms, same ? ok : -1);
             if (!same) std::printf("sign_keyed_%s %s: signatures differ from sign_%s's\n", t.c_str(), what.c_str(), t.c_str());
+            // sign_keyed_wide_: every task, then (DG_WIDE_TAIL) only the streams of the last m tasks.
+            // Slots are sized for the wide launch's workspace, which is the larger.
+            Cfg alloc = ks.c_sign_wide;
+            alloc.persistent = ks.c_sign_keyed.persistent;
+            for (const int tail : {n, g_wide_tail}) {
+                if (tail <= 0 || tail > n) continue;
+                CHECK_CUDA(cudaMemset(keyed_sigs, 0xA5, (size_t)n * P::SIG_BYTES));
+                const int from = n - tail;
+                ms = time_runs(alloc, n, [&](Slot& s, int first, int count) {
+                    const bool wide = first >= from;
+                    const Cfg& c = wide ? ks.c_sign_wide : ks.c_sign_keyed;
+                    (wide ? ks.sign_wide : ks.sign_keyed)<<<grid_for(c, count), c.threads, c.smem, s.stream>>>(
+                        d_packed_sk, d_key_of + first, sk_slots, mus + (size_t)first * dg::CRH_BYTES, nullptr,
+                        rnds + (size_t)first * P::RND_BYTES, keyed_sigs + (size_t)first * P::SIG_BYTES, status + first,
+                        count, s.scratch, s.workspace);
+                });
+                const int wok = count_ok(status, n);
+                const bool wsame = host_copy(sigs, (size_t)n * P::SIG_BYTES) == host_copy(keyed_sigs, (size_t)n * P::SIG_BYTES);
+                const std::string label = tail == n ? "sign_keyed_wide_" + t + " " + what
+                                                    : "sign_keyed_" + t + "+wide tail " + std::to_string(tail) + " " + what;
+                report(label.c_str(), ks.c_sign_wide, n, ms, wsame ? wok : -1);
+                if (!wsame) std::printf("%s: signatures differ from sign_%s's\n", label.c_str(), t.c_str());
+            }
         }
         if (do_verify) {
             ms = time_runs(cv, n, [&](Slot& s, int first, int count) {
@@ -529,9 +559,10 @@ void bench_keyed(const char* tag, KeygenFn kg, const Cfg& ck, SignFn sg, const C
     if (g_filter.empty() || (!selected("sign_keyed_" + t) && !selected("verify_keyed_" + t))) return;
     // The plain entry points too: a "keyed" filter skips bench_set, which sets theirs.
     const int smem = std::max({ck.smem, cs.smem, cv.smem, ks.c_expand_sk.smem, ks.c_expand_pk.smem,
-                               ks.c_sign_keyed.smem, ks.c_verify_keyed.smem});
+                               ks.c_sign_keyed.smem, ks.c_verify_keyed.smem, ks.c_sign_wide.smem});
     for (const void* f : {(const void*)kg, (const void*)sg, (const void*)vf, (const void*)ks.expand_sk,
-                          (const void*)ks.expand_pk, (const void*)ks.sign_keyed, (const void*)ks.verify_keyed}) {
+                          (const void*)ks.expand_pk, (const void*)ks.sign_keyed, (const void*)ks.verify_keyed,
+                          (const void*)ks.sign_wide}) {
         CHECK_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     }
     bench_keyed_keys<P>(t, kg, ck, sg, cs, vf, cv, ks, n, 1, false);
@@ -553,6 +584,7 @@ int main(int argc, char** argv) {
     g_filter = argc > 3 ? argv[3] : "";
     g_streams = argc > 4 ? std::max(1, std::atoi(argv[4])) : 1;
     if (const char* share = std::getenv("DG_GRID_SHARE")) g_grid_share = std::max(1, std::atoi(share));
+    if (const char* tail = std::getenv("DG_WIDE_TAIL")) g_wide_tail = std::max(0, std::atoi(tail));
     if (g_filter == "all") g_filter.clear();
     g_h2h = std::getenv("DG_H2H");
     g_gate = std::getenv("DG_GATE") != nullptr && std::atoi(std::getenv("DG_GATE")) != 0;
@@ -574,7 +606,8 @@ int main(int argc, char** argv) {
                             KeyedSet{expand_sk_##tag, expand_pk_##tag, sign_keyed_##tag, verify_keyed_##tag,   \
                                      read_cfg(expand_sk_##tag##_cfg), read_cfg(expand_pk_##tag##_cfg),         \
                                      read_cfg(sign_keyed_##tag##_cfg), read_cfg(verify_keyed_##tag##_cfg),     \
-                                     read_int(slot_bytes_sk_##tag), read_int(slot_bytes_pk_##tag)}, n)
+                                     read_int(slot_bytes_sk_##tag), read_int(slot_bytes_pk_##tag),            \
+                                     sign_keyed_wide_##tag, read_cfg(sign_keyed_wide_##tag##_cfg)}, n)
     DG_BENCH(dilithium2, Dilithium2);
     DG_BENCH(dilithium3, Dilithium3);
     DG_BENCH(dilithium5, Dilithium5);

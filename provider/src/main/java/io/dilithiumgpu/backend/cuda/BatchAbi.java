@@ -86,6 +86,14 @@ final class BatchAbi {
         };
     }
 
+    /**
+     * The signing entry point on cached keys whose blocks' warps share each task's rejection loop:
+     * {@code sign_keyed_wide_<tag>} ({@link SigningWidth}).
+     */
+    static String wideName(ParameterSet p) {
+        return "sign_keyed_wide_" + tag(p);
+    }
+
     /** The {@code __constant__ int32_t} holding one slot's bytes: {@code slot_bytes_sk_<tag>} or {@code slot_bytes_pk_<tag>}. */
     static String slotBytesName(ParameterSet p, boolean secret) {
         return (secret ? "slot_bytes_sk_" : "slot_bytes_pk_") + tag(p);

@@ -331,7 +331,7 @@ public final class CudaBackend implements Backend {
     private void openKeyCaches(DeviceSet set) {
         try {
             for (DeviceContext device : set.slots().stream().map(StreamSlot::device).distinct().toList()) {
-                device.openKeyCache(config.keyCacheBytes(), stats);
+                device.openKeyCache(config.keyCacheBytes(), config.wideSigning(), stats);
             }
             set.keyCachesOpened();
         } catch (RuntimeException e) {

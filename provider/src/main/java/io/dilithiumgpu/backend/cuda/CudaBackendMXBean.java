@@ -67,6 +67,12 @@ public interface CudaBackendMXBean {
     long getMessageTaskCount();
 
     /**
+     * Signing tasks on cached keys that a group of warps signed together ({@code sign_keyed_wide_},
+     * while the device's signing warps would otherwise idle) instead of one warp each.
+     */
+    long getWideSigningTaskCount();
+
+    /**
      * Chunks their caller ran on its own thread, on a slot it found idle, instead of handing them
      * to the slot's worker: the chunks of calls of several, and lone verification chunks (as the
      * batcher's batches of single calls are).

@@ -73,6 +73,7 @@ public final class CudaConfig {
     private final Sync sync;
     private final List<Integer> devices;
     private final long keyCacheBytes;
+    private final boolean wideSigning;
 
     private CudaConfig(Builder b) {
         this.streamsPerDevice = b.streamsPerDevice;
@@ -83,6 +84,7 @@ public final class CudaConfig {
         this.sync = b.sync;
         this.devices = b.devices;
         this.keyCacheBytes = b.keyCacheBytes;
+        this.wideSigning = b.wideSigning;
     }
 
     /** A builder that starts from the {@link #defaults()}. */
@@ -197,11 +199,17 @@ public final class CudaConfig {
      */
     public long keyCacheBytes() { return keyCacheBytes; }
 
+    /**
+     * Whether signing chunks on cached keys may give each task a group of warps where the GPU's
+     * signing warps would otherwise idle ({@link SigningWidth}; the default), or always one.
+     */
+    public boolean wideSigning() { return wideSigning; }
+
     /** A builder holding this configuration. */
     public Builder toBuilder() {
         return builder().streamsPerDevice(streamsPerDevice).slotTasks(slotTasks).minChunkTasks(minChunkTasks)
                 .copyThreads(copyThreads).retryAfter(retryAfter).sync(sync).devices(devices)
-                .keyCacheBytes(keyCacheBytes);
+                .keyCacheBytes(keyCacheBytes).wideSigning(wideSigning);
     }
 
     @Override
@@ -209,13 +217,13 @@ public final class CudaConfig {
         return o instanceof CudaConfig c && streamsPerDevice == c.streamsPerDevice && slotTasks == c.slotTasks
                 && minChunkTasks == c.minChunkTasks && copyThreads == c.copyThreads
                 && retryAfter.equals(c.retryAfter) && sync == c.sync && devices.equals(c.devices)
-                && keyCacheBytes == c.keyCacheBytes;
+                && keyCacheBytes == c.keyCacheBytes && wideSigning == c.wideSigning;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(streamsPerDevice, slotTasks, minChunkTasks, copyThreads, retryAfter, sync, devices,
-                keyCacheBytes);
+                keyCacheBytes, wideSigning);
     }
 
     @Override
@@ -223,7 +231,8 @@ public final class CudaConfig {
         return "streams " + streamsPerDevice + ", slot tasks " + slotTasks + ", min chunk tasks " + minChunkTasks
                 + ", copy threads " + copyThreads + ", retry after " + retryAfter.toMillis() + " ms, "
                 + sync.name().toLowerCase(Locale.ROOT) + " waits" + (devices.isEmpty() ? "" : ", devices " + devices)
-                + ", key cache " + (keyCacheBytes == KEY_CACHE_AUTO ? "auto" : keyCacheBytes + " bytes");
+                + ", key cache " + (keyCacheBytes == KEY_CACHE_AUTO ? "auto" : keyCacheBytes + " bytes")
+                + (wideSigning ? "" : ", one warp per signature");
     }
 
     /** Starts from the {@link #defaults()}; each setter checks its argument. */
@@ -236,8 +245,15 @@ public final class CudaConfig {
         private Sync sync = Sync.ADAPTIVE;
         private List<Integer> devices = List.of();
         private long keyCacheBytes = KEY_CACHE_AUTO;
+        private boolean wideSigning = true;
 
         private Builder() {}
+
+        /** Whether cached-key signing may take a group of warps per task ({@link CudaConfig#wideSigning()}). */
+        public Builder wideSigning(boolean wide) {
+            this.wideSigning = wide;
+            return this;
+        }
 
         /** @param bytes per GPU, set and form: ≥ 0 (0: no key cache), or {@link #KEY_CACHE_AUTO} */
         public Builder keyCacheBytes(long bytes) {

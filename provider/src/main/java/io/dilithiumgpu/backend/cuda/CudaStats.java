@@ -18,6 +18,7 @@ final class CudaStats implements CudaBackendMXBean {
     private final LongAdder slept = new LongAdder();
     private final LongAdder toldEarly = new LongAdder();
     private final LongAdder messages = new LongAdder();
+    private final LongAdder wide = new LongAdder();
     private final LongAdder inline = new LongAdder();
     private volatile AtomicLongArray perDevice = new AtomicLongArray(0);
     private final LongAdder keyHits = new LongAdder();
@@ -57,6 +58,11 @@ final class CudaStats implements CudaBackendMXBean {
     /** Tasks of a launch on message records ({@link io.dilithiumgpu.backend.MessageRecord}) that ran. */
     void messagesRan(int count) {
         messages.add(count);
+    }
+
+    /** {@code count} signing tasks ran a group of warps each ({@link SigningWidth}). */
+    void wideRan(int count) {
+        wide.add(count);
     }
 
     /** The devices now open number {@code count}: the per-device counts start again when that changes. */
@@ -135,6 +141,11 @@ final class CudaStats implements CudaBackendMXBean {
     @Override
     public long getMessageTaskCount() {
         return messages.sum();
+    }
+
+    @Override
+    public long getWideSigningTaskCount() {
+        return wide.sum();
     }
 
     @Override

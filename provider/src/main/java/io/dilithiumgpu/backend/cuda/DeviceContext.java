@@ -114,6 +114,7 @@ final class DeviceContext implements AutoCloseable {
                         resolve(BatchAbi.expandName(p, false), sharedOptIn),
                         resolve(BatchAbi.keyedName(p, Operation.SIGN), sharedOptIn),
                         resolve(BatchAbi.keyedName(p, Operation.VERIFY), sharedOptIn),
+                        resolve(BatchAbi.wideName(p), sharedOptIn),
                         slotBytes(BatchAbi.slotBytesName(p, true)), slotBytes(BatchAbi.slotBytesName(p, false))));
             } catch (CudaLoader.Unavailable | IllegalArgumentException e) {
                 LOG.log(System.Logger.Level.INFO, "no device key cache for " + p + " on " + description + ": "
@@ -266,9 +267,10 @@ final class DeviceContext implements AutoCloseable {
     /**
      * Opens the device's key cache of {@code boundBytes} per parameter set and form
      * ({@link CudaConfig#KEY_CACHE_AUTO}: the GPU's memory / {@value DeviceKeyCache#DEFAULT_FRACTION};
-     * 0: none), counting into {@code stats}. Nothing is allocated until a key is admitted.
+     * 0: none), counting into {@code stats}; {@code wideSigning}: {@link CudaConfig#wideSigning()}.
+     * Nothing is allocated until a key is admitted.
      */
-    void openKeyCache(long boundBytes, CudaStats stats) {
+    void openKeyCache(long boundBytes, boolean wideSigning, CudaStats stats) {
         if (boundBytes == 0 || keyedKernels.isEmpty()) {
             return;
         }
@@ -280,7 +282,7 @@ final class DeviceContext implements AutoCloseable {
             bound = total[0] / DeviceKeyCache.DEFAULT_FRACTION;
         }
         bind("opening the key cache");
-        keyCache = DeviceKeyCache.open(this, bound, stats);
+        keyCache = DeviceKeyCache.open(this, bound, wideSigning, stats);
     }
 
     /**
@@ -304,7 +306,7 @@ final class DeviceContext implements AutoCloseable {
             }
         }
         for (KeyedKernels k : keyedKernels.values()) {
-            for (Kernel kernel : new Kernel[] {k.expandSk(), k.expandPk(), k.signKeyed(), k.verifyKeyed()}) {
+            for (Kernel kernel : k.all()) {
                 max = Math.max(max, kernel.config().workspaceBytes(tasks, multiprocessors));
             }
         }

@@ -45,6 +45,8 @@ final class DeviceKeyCache implements AutoCloseable {
     /** The stream of the wipes that no launch orders: destroyed and invalid keys, close. */
     private final CUstream wipeStream = new CUstream();
     private final Map<ParameterSet, Region[]> regions = new EnumMap<>(ParameterSet.class);
+    /** The device's signing chunks on cached keys: a warp or a group of warps per task. */
+    final SigningWidth width;
     private final Consumer<KeyIdentity> onDestroy = this::forget;
     private boolean closed;
 
@@ -130,20 +132,21 @@ final class DeviceKeyCache implements AutoCloseable {
         }
     }
 
-    private DeviceKeyCache(DeviceContext device, long boundBytes, CudaStats stats) {
+    private DeviceKeyCache(DeviceContext device, long boundBytes, boolean wideSigning, CudaStats stats) {
         this.device = device;
         this.boundBytes = boundBytes;
+        this.width = new SigningWidth(wideSigning);
         this.stats = stats;
     }
 
     /**
      * A key cache on {@code device} (whose context is current) of at most {@code boundBytes} per
-     * set and form.
+     * set and form, whose signing chunks may take a group of warps per task ({@code wideSigning}).
      *
      * @throws BackendException when its stream cannot be created
      */
-    static DeviceKeyCache open(DeviceContext device, long boundBytes, CudaStats stats) {
-        DeviceKeyCache cache = new DeviceKeyCache(device, boundBytes, stats);
+    static DeviceKeyCache open(DeviceContext device, long boundBytes, boolean wideSigning, CudaStats stats) {
+        DeviceKeyCache cache = new DeviceKeyCache(device, boundBytes, wideSigning, stats);
         CudaCall.check("cuStreamCreate(key cache, device " + device.ordinal() + ")",
                 () -> JCudaDriver.cuStreamCreate(cache.wipeStream, CUstream_flags.CU_STREAM_NON_BLOCKING));
         DestroyedKeys.listen(cache.onDestroy);

@@ -9,11 +9,12 @@ package io.dilithiumgpu.backend.cuda;
  * @param expandPk    {@code expand_pk_<set>}: packed public keys into slots
  * @param signKeyed   {@code sign_keyed_<set>}
  * @param verifyKeyed {@code verify_keyed_<set>}
+ * @param signWide    {@code sign_keyed_wide_<set>}: {@code sign_keyed_<set>} with a group of warps per task
  * @param skSlotBytes bytes of one private-key slot, a positive multiple of 256
  * @param pkSlotBytes bytes of one public-key slot, a positive multiple of 256
  */
-record KeyedKernels(Kernel expandSk, Kernel expandPk, Kernel signKeyed, Kernel verifyKeyed, int skSlotBytes,
-                    int pkSlotBytes) {
+record KeyedKernels(Kernel expandSk, Kernel expandPk, Kernel signKeyed, Kernel verifyKeyed, Kernel signWide,
+                    int skSlotBytes, int pkSlotBytes) {
 
     KeyedKernels {
         for (int bytes : new int[] {skSlotBytes, pkSlotBytes}) {
@@ -30,6 +31,11 @@ record KeyedKernels(Kernel expandSk, Kernel expandPk, Kernel signKeyed, Kernel v
 
     Kernel keyed(boolean secret) {
         return secret ? signKeyed : verifyKeyed;
+    }
+
+    /** Every entry point, for what spans them all (the workspace a launch may touch). */
+    Kernel[] all() {
+        return new Kernel[] {expandSk, expandPk, signKeyed, verifyKeyed, signWide};
     }
 
     int slotBytes(boolean secret) {

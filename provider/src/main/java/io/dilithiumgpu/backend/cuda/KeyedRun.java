@@ -82,6 +82,8 @@ final class KeyedRun {
     /** Keys whose slots this run pinned, for {@link KeySlots#release}. */
     private final List<KeyDigest> pinned = new ArrayList<>();
     private KeyedLayout layout;
+    /** The entry point launched ({@link SigningWidth} picks a signing chunk's), counted in flight until {@link #cleanUp}. */
+    private Kernel kernel;
     private KeyedTasks tasks;
     /** Launch position j runs task order[j] of the chunk; null: task order. */
     private int[] order;
@@ -451,7 +453,8 @@ final class KeyedRun {
                         signaturesAt != null ? signaturesAt : device(layout.part("signatures")), statusAt}
                 : new CUdeviceptr[] {keysAt, keyOfAt, slotsAt, musAt, msgsAt, device(layout.part("signatures")),
                         statusAt};
-        slot.launch(region.kernels.keyed(secret), args, n, where);
+        kernel = secret ? region.cache().width.acquire(region.kernels, n) : region.kernels.keyed(false);
+        slot.launch(kernel, args, n, where);
         if (c.op == Operation.SIGN && signaturesAt == null) {
             if (c.pinned == null) {
                 long from = layout.outputOffset();
@@ -560,12 +563,16 @@ final class KeyedRun {
             throw e;
         } finally {
             wipeStart = System.nanoTime();
+            boolean wide = kernel == region.kernels.signWide();
             cleanUp(failure);
             if (failure == null) {
                 stats.chunkRan(c.count, started - c.queuedNanos, packed - started, computed - packed,
                         submitted - packed, unpacked - computed, System.nanoTime() - wipeStart, sleep);
                 if (c.messages) {
                     stats.messagesRan(c.count);
+                }
+                if (wide) {
+                    stats.wideRan(c.count);
                 }
             }
         }
@@ -648,8 +655,8 @@ final class KeyedRun {
                 }
                 KeyedLayout.Part keyPart = layout.part("privateKeys");
                 KeyedLayout.Part rnds = layout.part("rnds");
-                long workspace = region.kernels.keyed(secret).config().workspaceBytes(c.count,
-                        slot.device().multiprocessors());
+                long workspace = (kernel != null ? kernel : region.kernels.keyed(secret)).config()
+                        .workspaceBytes(c.count, slot.device().multiprocessors());
                 List<long[]> ranges = new ArrayList<>();
                 if (keyPart.bytes() > 0) {
                     ranges.add(new long[] {keyPart.offset(), keyPart.bytes()});
@@ -669,6 +676,10 @@ final class KeyedRun {
                         failure, c.plan.sleep());
             }
         } finally {
+            if (kernel != null && secret) {
+                region.cache().width.release(kernel, c.count);
+                kernel = null;
+            }
             for (int w : region.slots.release(pinned)) {
                 region.cache().wipe(region, w, "released");
             }

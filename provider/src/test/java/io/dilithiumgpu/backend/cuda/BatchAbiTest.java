@@ -98,6 +98,7 @@ class BatchAbiTest {
         assertEquals("expand_pk_dilithium5", BatchAbi.expandName(ParameterSet.DILITHIUM5, false));
         assertEquals("sign_keyed_mldsa65", BatchAbi.keyedName(ParameterSet.ML_DSA_65, Operation.SIGN));
         assertEquals("verify_keyed_dilithium2", BatchAbi.keyedName(ParameterSet.DILITHIUM2, Operation.VERIFY));
+        assertEquals("sign_keyed_wide_mldsa87", BatchAbi.wideName(ParameterSet.ML_DSA_87));
         assertEquals("slot_bytes_sk_mldsa87", BatchAbi.slotBytesName(ParameterSet.ML_DSA_87, true));
         assertEquals("slot_bytes_pk_dilithium3", BatchAbi.slotBytesName(ParameterSet.DILITHIUM3, false));
         assertTrue(BatchAbi.expandStatusAllowed(true, TaskStatus.INVALID_KEY));
@@ -117,6 +118,7 @@ class BatchAbiTest {
                 BatchAbi.expandName(ParameterSet.ML_DSA_44, false),
                 BatchAbi.keyedName(ParameterSet.ML_DSA_44, Operation.SIGN),
                 BatchAbi.keyedName(ParameterSet.ML_DSA_44, Operation.VERIFY),
+                BatchAbi.wideName(ParameterSet.ML_DSA_44),
                 BatchAbi.slotBytesName(ParameterSet.ML_DSA_44, true),
                 BatchAbi.slotBytesName(ParameterSet.ML_DSA_44, false)}) {
             String declared = name.substring(0, name.length() - tag.length()) + "<set>";

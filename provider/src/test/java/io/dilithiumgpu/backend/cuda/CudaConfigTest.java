@@ -96,6 +96,13 @@ class CudaConfigTest {
         CudaConfig c = CudaConfig.builder().keyCacheBytes(1 << 20).build();
         assertEquals(c, c.toBuilder().build());
         assertFalse(c.equals(CudaConfig.defaults()));
+        CudaConfig narrow = CudaConfig.builder().wideSigning(false).build();
+        assertTrue(CudaConfig.defaults().wideSigning(), "groups of warps sign by default");
+        assertFalse(narrow.wideSigning());
+        assertEquals(narrow, narrow.toBuilder().build());
+        assertEquals(narrow.hashCode(), narrow.toBuilder().build().hashCode());
+        assertFalse(narrow.equals(CudaConfig.defaults()));
+        assertTrue(narrow.toString().contains("one warp per signature"), narrow.toString());
         assertThrows(IllegalArgumentException.class, () -> CudaConfig.builder().keyCacheBytes(-2));
     }
 }

@@ -655,10 +655,13 @@ class CudaKeyCacheTest extends GpuBesideCpu {
         for (byte[] rnds : List.of(deterministic, hedged)) {
             byte[][] expected = cpuSign(p, n, sks, mus, rnds);
             long hits = gpu.metrics().getKeyCacheHits();
+            long wide = gpu.metrics().getWideSigningTaskCount();
             for (int round = 0; round < 2 + devices(); round++) {
                 assertSame(expected, gpuSign(p, n, sks, mus, rnds, sc), p + " round " + round);
             }
             assertTrue(gpu.metrics().getKeyCacheHits() > hits, p + " later rounds hit");
+            assertEquals(config().wideSigning(), gpu.metrics().getWideSigningTaskCount() > wide,
+                    p + ": cached keys signed by groups of warps on an idle GPU exactly when the configuration allows");
             byte[] sigs = expected[0].clone();
             byte[] badMus = mus.clone();
             sigs[p.signatureBytes() + 5] ^= 0x40;

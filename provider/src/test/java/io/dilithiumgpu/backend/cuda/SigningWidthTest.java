@@ -1,0 +1,66 @@
+package io.dilithiumgpu.backend.cuda;
+
+import jcuda.driver.CUfunction;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+/**
+ * {@link SigningWidth}'s choice between a warp and a group of four warps per task, on a device that
+ * runs 2,112 signing warps at once: groups while they and the warps in flight fill at most 1,056.
+ */
+class SigningWidthTest {
+    private static final int RESIDENT = 2112;
+
+    private static Kernel kernel(String name, int threads, int resident) {
+        return new Kernel(name, new CUfunction(), new KernelConfig(threads, 1, 9360, 16, 67_968), resident);
+    }
+
+    private final KeyedKernels k = new KeyedKernels(kernel("expand_sk", 128, RESIDENT), kernel("expand_pk", 128, RESIDENT),
+            kernel("sign_keyed", 32, RESIDENT), kernel("verify_keyed", 128, RESIDENT), kernel("sign_keyed_wide", 128, 528),
+            256, 256);
+
+    @Test
+    void groupsSignWhileTheyAndTheWarpsInFlightFillHalfTheDevice() {
+        SigningWidth width = new SigningWidth(true);
+        assertEquals(4, SigningWidth.warpsPerTask(k.signWide()));
+        assertEquals(1, SigningWidth.warpsPerTask(k.signKeyed()));
+        Kernel first = width.acquire(k, 250);
+        assertSame(k.signWide(), first, "1,000 warps of an idle device's 2,112");
+        assertSame(k.signKeyed(), width.acquire(k, 15), "1,000 in flight: 60 more pass half");
+        assertSame(k.signWide(), width.acquire(k, 10), "1,015 in flight: 40 more fill 1,055");
+        width.release(first, 250);
+        assertSame(k.signWide(), width.acquire(k, 240), "55 in flight after the release: 960 more fit");
+        assertSame(k.signKeyed(), width.acquire(k, 1_000), "a large chunk signs a warp a task");
+    }
+
+    @Test
+    void aChunkTooLargeForHalfTheIdleDeviceSignsAWarpATask() {
+        SigningWidth width = new SigningWidth(true);
+        assertSame(k.signKeyed(), width.acquire(k, RESIDENT / 8 + 1), "265 groups of 4 pass half");
+        assertSame(k.signWide(), width.acquire(k, 1), "it counts one warp a task: 269 of 1,056");
+    }
+
+    @Test
+    void releasedChunksLeaveNothingInFlight() {
+        SigningWidth width = new SigningWidth(true);
+        for (int round = 0; round < 3; round++) {
+            Kernel a = width.acquire(k, RESIDENT / 8);
+            Kernel b = width.acquire(k, 1_111);
+            assertSame(k.signWide(), a, "round " + round);
+            assertSame(k.signKeyed(), b, "round " + round);
+            width.release(b, 1_111);
+            width.release(a, RESIDENT / 8);
+        }
+        assertSame(k.signWide(), width.acquire(k, RESIDENT / 8), "every warp released");
+    }
+
+    @Test
+    void withoutGroupsEveryChunkSignsAWarpATask() {
+        SigningWidth width = new SigningWidth(false);
+        for (int tasks : new int[] {1, 16, 264}) {
+            assertSame(k.signKeyed(), width.acquire(k, tasks), tasks + " tasks");
+        }
+    }
+}
