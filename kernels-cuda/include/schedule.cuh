@@ -57,6 +57,43 @@ constexpr int BLOCK_SHARED_BYTES = block_shared_bytes(BLOCK_WARPS);
 constexpr int SIGN_BLOCK_THREADS = 32;
 #define DG_SIGN_BLOCKS_PER_SM (4 * DG_BLOCKS_PER_SM)
 
+/**
+ * Writes task `task`'s status after every lane's output stores, at system scope: the status may
+ * be host memory that the host polls while the launch runs (signing batches of single calls
+ * complete each caller as its task ends).
+ */
+DG_HD void publish_status(uint8_t* status, int task, uint8_t st) {
+    atomic::fence_system();
+    warp::sync();
+    if (warp::lane() == 0) *reinterpret_cast<volatile uint8_t*>(status + task) = st;
+}
+
+/**
+ * A worker's exit: zeroes its workspace slice (ws_words words) and its shared memory, which held
+ * secret-derived values, and, the last of the launch's `workers` to get here, the scratch counters.
+ */
+DG_HD void worker_exit(int32_t* ws, int ws_words, WarpShared& sh, uint32_t* scratch, int workers) {
+    // Every lane's last reads of the task's shared and global state happen before any lane
+    // wipes them (compute-sanitizer racecheck: a WAR hazard between SignTask's hint encoding
+    // and this wipe; the last broadcast converges the lanes but does not order memory).
+    warp::sync();
+    warp_zero_words(ws, ws_words);
+    uint32_t* shw = reinterpret_cast<uint32_t*>(&sh);
+    for (unsigned i = warp::lane(); i < sizeof(WarpShared) / 4; i += 32) shw[i] = 0;
+    // Every worker's last take from the counter is ordered before its count of the exits (the
+    // fence before), and the last to count orders its resets after every count it has seen (the
+    // fence after): no worker of this launch touches the counter once it is reset.
+    warp::lane0([&] {
+        atomic::fence_device();
+        if (atomic::add(&scratch[ABI_SCRATCH_EXITED], 1u) == (uint32_t)(workers - 1)) {
+            atomic::fence_device();
+            atomic::store(&scratch[ABI_SCRATCH_NEXT_TASK], 0u);
+            atomic::store(&scratch[ABI_SCRATCH_EXITED], 0u);
+        }
+        return 0;
+    });
+}
+
 /*
  * One worker's part of a launch of `workers` workers (min(n, grid * warps)): takes task indices
  * from the scratch counter until the batch has none left, runs each and writes its status (for a
@@ -74,35 +111,12 @@ DG_HD void worker_loop(const typename Task::Args& args, uint8_t* status, int n, 
         if (task >= n) break;
         const uint8_t st = Task::run(task, args, sh, ws, zt);
         if (Task::STATUS_PUBLISHES) {
-            // The status may be host memory that the host polls while the launch runs (signing
-            // batches of single calls complete each caller as its task ends): every lane's
-            // output stores reach the system before the status that announces them.
-            atomic::fence_system();
-            warp::sync();
-            if (warp::lane() == 0) *reinterpret_cast<volatile uint8_t*>(status + task) = st;
+            publish_status(status, task, st);
         } else if (warp::lane() == 0) {
             status[task] = st;
         }
     }
-    // Every lane's last reads of the task's shared and global state happen before any lane
-    // wipes them (compute-sanitizer racecheck: a WAR hazard between SignTask's hint encoding
-    // and this wipe; the last broadcast converges the lanes but does not order memory).
-    warp::sync();
-    warp_zero_words(ws, Task::WS_WORDS);
-    uint32_t* shw = reinterpret_cast<uint32_t*>(&sh);
-    for (unsigned i = warp::lane(); i < sizeof(WarpShared) / 4; i += 32) shw[i] = 0;
-    // Every worker's last take from the counter is ordered before its count of the exits (the
-    // fence before), and the last to count orders its resets after every count it has seen (the
-    // fence after): no worker of this launch touches the counter once it is reset.
-    warp::lane0([&] {
-        atomic::fence_device();
-        if (atomic::add(&scratch[ABI_SCRATCH_EXITED], 1u) == (uint32_t)(workers - 1)) {
-            atomic::fence_device();
-            atomic::store(next_task, 0u);
-            atomic::store(&scratch[ABI_SCRATCH_EXITED], 0u);
-        }
-        return 0;
-    });
+    worker_exit(ws, Task::WS_WORDS, sh, scratch, workers);
 }
 
 #if defined(__CUDACC__)

@@ -80,17 +80,9 @@ struct WideSign {
     /** Workspace of a group: a SignTask slice per warp. */
     static constexpr int WS_WORDS = WIDE_WARPS * Sign::WS_WORDS;
 
-    /** Publishes a task's status after its outputs (schedule.cuh's worker_loop). */
-    static DG_HD void publish(uint8_t* status, int task, uint8_t st) {
-        atomic::fence_system();
-        warp::sync();
-        if (warp::lane() == 0) *reinterpret_cast<volatile uint8_t*>(status + task) = st;
-    }
-
     /**
      * Warp g of a group of G: takes tasks with the group until the launch has none left, then
-     * zeroes its workspace slice and shared memory, and, the last of the launch's `workers` warps
-     * to get there, the scratch counters (as worker_loop does).
+     * exits as every worker does (worker_exit), the launch's `workers` counting each warp.
      */
     static DG_HD void worker_loop(const typename Task::Args& a, uint8_t* status, int n, int workers, int g, int G,
                                   uint32_t* scratch, WideGroup& grp, WarpShared& sh, int32_t* ws, const int32_t* zt) {
@@ -110,7 +102,7 @@ struct WideSign {
             if (task >= n) break;
             const int32_t k = a.key_of[task];
             if (k < 0) {
-                if (g == 0) publish(status, task, Task::run(task, a, sh, ws, zt));
+                if (g == 0) publish_status(status, task, Task::run(task, a, sh, ws, zt));
                 continue;
             }
             const uint8_t* slot = a.slots + (size_t)k * ExpandSkTask<P>::SLOT_BYTES;
@@ -122,25 +114,13 @@ struct WideSign {
             group_sync(grp, G);  // every warp has stopped: best is final
             const int32_t best = warp::lane0([&] { return atomic::load(&grp.best); });
             if (best == NONE && g == 0) {
-                publish(status, task, ABI_STATUS_INVALID_KEY);
+                publish_status(status, task, ABI_STATUS_INVALID_KEY);
             } else if (best != NONE && kappa == best) {
                 Sign::copy_out(Sign::staged(ws), a.sigs + (size_t)task * P::SIG_BYTES);
-                publish(status, task, ABI_STATUS_OK);
+                publish_status(status, task, ABI_STATUS_OK);
             }
         }
-        warp::sync();
-        warp_zero_words(ws, Sign::WS_WORDS);
-        uint32_t* shw = reinterpret_cast<uint32_t*>(&sh);
-        for (unsigned i = warp::lane(); i < sizeof(WarpShared) / 4; i += 32) shw[i] = 0;
-        warp::lane0([&] {
-            atomic::fence_device();
-            if (atomic::add(&scratch[ABI_SCRATCH_EXITED], 1u) == (uint32_t)(workers - 1)) {
-                atomic::fence_device();
-                atomic::store(next_task, 0u);
-                atomic::store(&scratch[ABI_SCRATCH_EXITED], 0u);
-            }
-            return 0;
-        });
+        worker_exit(ws, Sign::WS_WORDS, sh, scratch, workers);
     }
 };
 
