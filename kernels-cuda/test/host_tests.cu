@@ -858,7 +858,7 @@ void keyed_for(const char* name, int round) {
             const size_t at = (size_t)i * P::SIG_BYTES;
             const uint8_t want = Ref::sign(key_sk[i]->data(), &mus[(size_t)i * 64], &rnds[(size_t)i * P::RND_BYTES],
                                            &ref_sigs[at]);
-            bool same = st[i] == want && plain_st[i] == want && want == (i == 4 ? ABI_STATUS_INVALID_KEY : ABI_STATUS_OK);
+            bool same = st[i] == want && plain_st[i] == want && want == (i == 6 ? ABI_STATUS_INVALID_KEY : ABI_STATUS_OK);
             if (same && want == ABI_STATUS_OK) {
                 same = std::memcmp(&sigs[at], &ref_sigs[at], P::SIG_BYTES) == 0 &&
                        std::memcmp(&plain_sigs[at], &ref_sigs[at], P::SIG_BYTES) == 0;
