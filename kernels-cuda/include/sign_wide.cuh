@@ -9,9 +9,10 @@
  * Why: one warp's loop runs about 1 / p iterations one after another (p, the chance that an
  * iteration is accepted, is about 0.235 for ML-DSA-44), and a launch ends with its slowest loop.
  * A group ends a task after about 1 / (1 - (1 - p)^G) rounds of G iterations side by side: more
- * work per signature, less time. The host launches it where warps would otherwise wait or idle:
- * batches too small to fill the GPU, and the last part of a large batch, whose loops otherwise
- * end one warp at a time (docs/performance.md).
+ * work per signature, less time. The host launches it only where warps would otherwise idle
+ * (SigningWidth: chunks that, with the signing warps in flight, fill at most half the GPU); on a
+ * full GPU the extra iterations cost what they save, as the last part of a large batch measured
+ * (docs/performance.md).
  *
  * Cached keys are read in place by every warp of the group; a task whose key is packed runs
  * SignTask's own loop on warp 0 while the others wait.
