@@ -679,6 +679,34 @@ class CudaKeyCacheTest extends GpuBesideCpu {
         anInvalidPrivateKeyIsNeverCached(p, keys.sk(1), r);
     }
 
+    /**
+     * A one-key call of one chunk too large for half the device, on an idle device: signed by groups
+     * of warps exactly when the configuration allows, bit-exact with the CPU either way.
+     */
+    @ParameterizedTest
+    @EnumSource(value = ParameterSet.class, names = {"ML_DSA_44", "DILITHIUM3", "ML_DSA_87"})
+    void aLoneLargeChunkMatchesTheCpu(ParameterSet p) {
+        Keys keys = new Keys(p, 1, 0x10E_C4L + p.ordinal());
+        SplittableRandom r = new SplittableRandom(30 + p.ordinal());
+        int n = 700;  // 2,800 warps in groups: past half of any GPU this suite runs on, within a slot
+        KeyHandle signer = KeyHandle.ofPrivateKey(p, keys.sk(0));
+        byte[] mus = random(r, n * 64);
+        byte[] rnds = random(r, n * p.rndBytes());
+        byte[][] expected = cpuSign(p, n, spread(keys.sk(0), p.privateKeyBytes(), new int[n]), mus, rnds);
+        // Slots large enough that the call is one chunk.
+        try (CudaBackend large = GpuTests.openOrSkip(config().toBuilder().slotTasks(1024).minChunkTasks(1024).build())) {
+            for (int round = 0; round < 2; round++) {
+                long wide = large.metrics().getWideSigningTaskCount();
+                byte[] sigs = new byte[expected[0].length];
+                byte[] status = new byte[n];
+                large.run(BatchRecords.sign(signer, n, mus, rnds, sigs, status));
+                assertSame(expected, new byte[][] {sigs, status}, p + " round " + round);
+                assertEquals(config().wideSigning() ? n : 0, large.metrics().getWideSigningTaskCount() - wide,
+                        p + " round " + round + ": the lone chunk signed by groups exactly when the configuration allows");
+            }
+        }
+    }
+
     /** One-key records, on the heap and in pinned host buffers. */
     private void oneKeyRecordsMatchTheCpu(ParameterSet p, byte[] sk, byte[] pk, SplittableRandom r) {
         int n = 9;

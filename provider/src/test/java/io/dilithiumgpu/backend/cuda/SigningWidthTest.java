@@ -8,7 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 /**
  * {@link SigningWidth}'s choice between a warp and a group of four warps per task, on a device that
- * runs 2,112 signing warps at once: groups while they and the warps in flight fill at most 1,056.
+ * runs 2,112 signing warps at once: groups while they and the warps in flight fill at most 1,056, or
+ * for a call's only chunk of up to 2,112 tasks on an idle device.
  */
 class SigningWidthTest {
     private static final int RESIDENT = 2112;
@@ -26,41 +27,61 @@ class SigningWidthTest {
         SigningWidth width = new SigningWidth(true);
         assertEquals(4, SigningWidth.warpsPerTask(k.signWide()));
         assertEquals(1, SigningWidth.warpsPerTask(k.signKeyed()));
-        Kernel first = width.acquire(k, 250);
+        Kernel first = width.acquire(k, 250, false);
         assertSame(k.signWide(), first, "1,000 warps of an idle device's 2,112");
-        assertSame(k.signKeyed(), width.acquire(k, 15), "1,000 in flight: 60 more pass half");
-        assertSame(k.signWide(), width.acquire(k, 10), "1,015 in flight: 40 more fill 1,055");
+        assertSame(k.signKeyed(), width.acquire(k, 15, false), "1,000 in flight: 60 more pass half");
+        assertSame(k.signWide(), width.acquire(k, 10, false), "1,015 in flight: 40 more fill 1,055");
         width.release(first, 250);
-        assertSame(k.signWide(), width.acquire(k, 240), "55 in flight after the release: 960 more fit");
-        assertSame(k.signKeyed(), width.acquire(k, 1_000), "a large chunk signs a warp a task");
+        assertSame(k.signWide(), width.acquire(k, 240, false), "55 in flight after the release: 960 more fit");
+        assertSame(k.signKeyed(), width.acquire(k, 1_000, false), "a large chunk signs a warp a task");
     }
 
     @Test
     void aChunkTooLargeForHalfTheIdleDeviceSignsAWarpATask() {
         SigningWidth width = new SigningWidth(true);
-        assertSame(k.signKeyed(), width.acquire(k, RESIDENT / 8 + 1), "265 groups of 4 pass half");
-        assertSame(k.signWide(), width.acquire(k, 1), "it counts one warp a task: 269 of 1,056");
+        assertSame(k.signKeyed(), width.acquire(k, RESIDENT / 8 + 1, false), "265 groups of 4 pass half");
+        assertSame(k.signWide(), width.acquire(k, 1, false), "it counts one warp a task: 269 of 1,056");
     }
 
     @Test
     void releasedChunksLeaveNothingInFlight() {
         SigningWidth width = new SigningWidth(true);
         for (int round = 0; round < 3; round++) {
-            Kernel a = width.acquire(k, RESIDENT / 8);
-            Kernel b = width.acquire(k, 1_111);
+            Kernel a = width.acquire(k, RESIDENT / 8, false);
+            Kernel b = width.acquire(k, 1_111, false);
             assertSame(k.signWide(), a, "round " + round);
             assertSame(k.signKeyed(), b, "round " + round);
             width.release(b, 1_111);
             width.release(a, RESIDENT / 8);
         }
-        assertSame(k.signWide(), width.acquire(k, RESIDENT / 8), "every warp released");
+        assertSame(k.signWide(), width.acquire(k, RESIDENT / 8, false), "every warp released");
+    }
+
+    @Test
+    void aCallsOnlyChunkOnAnIdleDeviceSignsOnGroupsUpToTheResidentWarps() {
+        SigningWidth width = new SigningWidth(true);
+        Kernel lone = width.acquire(k, RESIDENT, true);
+        assertSame(k.signWide(), lone, "2,112 tasks alone on an idle device");
+        Kernel second = width.acquire(k, 100, true);
+        assertSame(k.signKeyed(), second, "another lone chunk while the first is in flight");
+        width.release(lone, RESIDENT);
+        width.release(second, 100);
+        assertSame(k.signKeyed(), width.acquire(k, 1_000, false), "a chunk of a call of several");
+        width.release(k.signKeyed(), 1_000);
+        assertSame(k.signKeyed(), width.acquire(k, RESIDENT + 1, true), "more tasks than the device runs warps");
+        width.release(k.signKeyed(), RESIDENT + 1);
+        Kernel again = width.acquire(k, 1_111, true);
+        assertSame(k.signWide(), again, "idle again after the releases");
+        width.release(again, 1_111);
+        assertSame(k.signWide(), width.acquire(k, 1_111, true), "every warp released");
     }
 
     @Test
     void withoutGroupsEveryChunkSignsAWarpATask() {
         SigningWidth width = new SigningWidth(false);
         for (int tasks : new int[] {1, 16, 264}) {
-            assertSame(k.signKeyed(), width.acquire(k, tasks), tasks + " tasks");
+            assertSame(k.signKeyed(), width.acquire(k, tasks, false), tasks + " tasks");
+            assertSame(k.signKeyed(), width.acquire(k, tasks, true), tasks + " tasks, alone");
         }
     }
 }
