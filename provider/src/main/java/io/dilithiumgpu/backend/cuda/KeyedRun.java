@@ -453,7 +453,7 @@ final class KeyedRun {
                         signaturesAt != null ? signaturesAt : device(layout.part("signatures")), statusAt}
                 : new CUdeviceptr[] {keysAt, keyOfAt, slotsAt, musAt, msgsAt, device(layout.part("signatures")),
                         statusAt};
-        kernel = secret ? region.cache().width.acquire(region.kernels, n, c.plan.bounds().length == 2)
+        kernel = secret ? region.cache().width.acquire(region.kernels, n, c.plan.chunks() == 1)
                 : region.kernels.keyed(false);
         slot.launch(kernel, args, n, where);
         if (c.op == Operation.SIGN && signaturesAt == null) {

@@ -36,15 +36,17 @@ final class SigningWidth {
      * runs signing warps at once; else {@code k.signKeyed()}.
      */
     Kernel acquire(KeyedKernels k, int tasks, boolean lone) {
+        if (!groups) {
+            inFlight.addAndGet(tasks);
+            return k.signKeyed();
+        }
         int wide = tasks * warpsPerTask(k.signWide());
         int resident = k.signKeyed().residentTasks();
-        if (groups && lone && tasks <= resident && inFlight.compareAndSet(0, wide)) {
+        if (lone && tasks <= resident && inFlight.compareAndSet(0, wide)
+                || inFlight.addAndGet(wide) <= resident / 2) {
             return k.signWide();
         }
-        if (groups && inFlight.addAndGet(wide) <= resident / 2) {
-            return k.signWide();
-        }
-        inFlight.addAndGet(groups ? tasks - wide : tasks);
+        inFlight.addAndGet(tasks - wide);
         return k.signKeyed();
     }
 
