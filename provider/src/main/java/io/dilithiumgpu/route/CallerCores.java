@@ -6,7 +6,7 @@ package io.dilithiumgpu.route;
  * thread runs only on a carrier, so with 16 carriers on 64 processors at most 16 direct calls run
  * and the other callers wait for a carrier unseen. Counting 64 cores there, the router never saw
  * the cores full: no yield of a carrier, no trial of the batch route, and every call stayed
- * direct, at the carriers' CPU speed (docs/performance.md, "Fewer carriers").
+ * direct, at the carriers' CPU speed (docs/perf-log/second-wave-2026-11-27.md, "Fewer carriers").
  *
  * <p>The CPU the process may use is still the processors' ({@link HostLoad}); only the count of
  * calls that run at once is the carriers'.
