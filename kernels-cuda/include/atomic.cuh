@@ -32,6 +32,32 @@ DG_HD uint32_t add(uint32_t* p, uint32_t v) {
 #endif
 }
 
+/** Adds v to a 64-bit word at device scope; returns the old value. */
+DG_HD uint64_t add(uint64_t* p, uint64_t v) {
+#if DG_ON_DEVICE
+    return atomicAdd(reinterpret_cast<unsigned long long*>(p), (unsigned long long)v);
+#else
+    return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+#endif
+}
+
+/** Replaces *p by v if it holds expected, at device scope; returns the old value. */
+DG_HD uint64_t cas(uint64_t* p, uint64_t expected, uint64_t v) {
+#if DG_ON_DEVICE
+    return atomicCAS(reinterpret_cast<unsigned long long*>(p), (unsigned long long)expected, (unsigned long long)v);
+#else
+    __atomic_compare_exchange_n(p, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    return expected;
+#endif
+}
+
+/** A pause in a wait for other warps, which leaves the multiprocessor's issue slots to them. */
+DG_HD void backoff() {
+#if DG_ON_DEVICE
+    __nanosleep(128);
+#endif
+}
+
 /** Lowers *p to v if v is smaller, at device scope (shared or global memory); returns the old value. */
 DG_HD int32_t min(int32_t* p, int32_t v) {
 #if DG_ON_DEVICE

@@ -84,7 +84,9 @@
  * and every launch that runs to its end leaves them zero (its last worker resets them), so that
  * launches in stream order may share them; after a failed launch the host clears them again.
  * scratch[ABI_SCRATCH_NEXT_TASK] is the counter the workers take task indices from,
- * scratch[ABI_SCRATCH_EXITED] counts the workers that have finished.
+ * scratch[ABI_SCRATCH_EXITED] counts the workers that have finished. From word
+ * ABI_SCRATCH_RECORDS on, sign_keyed_ keeps a 64-bit record per worker (at most ABI_HELP_RECORDS),
+ * through which warps without a task help the tasks still signing (sign_help.cuh).
  *
  * Workers and workspace: every warp of the grid is one worker (TASKS = warps per block) that
  * runs tasks one after another. Worker w owns workspace bytes [w * WORKSPACE, (w+1) * WORKSPACE);
@@ -114,9 +116,11 @@
 #define ABI_CFG_PERSISTENT 3
 #define ABI_CFG_WORKSPACE  4
 
-#define ABI_SCRATCH_WORDS  64
 #define ABI_SCRATCH_NEXT_TASK 0
 #define ABI_SCRATCH_EXITED    1
+#define ABI_SCRATCH_RECORDS   64    /* sign_keyed_'s records (sign_help.cuh), two words each */
+#define ABI_HELP_RECORDS      4096
+#define ABI_SCRATCH_WORDS     8256  /* ABI_SCRATCH_RECORDS + 2 * ABI_HELP_RECORDS */
 
 #define ABI_STATUS_OK          0  /* keys made, signature made, or signature valid */
 #define ABI_STATUS_REJECTED    1  /* verify: not a valid signature */

@@ -85,6 +85,15 @@ DG_HD int popc(uint32_t x) {
 #endif
 }
 
+/** The lowest set bit's index (x != 0). */
+DG_HD int lowest(uint32_t x) {
+#if DG_ON_DEVICE
+    return __ffs(x) - 1;
+#else
+    return __builtin_ctz(x);
+#endif
+}
+
 /** Lanes below this one: (1 << lane) - 1. */
 DG_HD uint32_t lanes_below() {
     return (1u << lane()) - 1u;

@@ -1,6 +1,7 @@
 /* Device key cache entry points and slot sizes, one set per parameter set (batch_abi.h). */
 #include "../include/key_cache.cuh"
 #include "../include/schedule.cuh"
+#include "../include/sign_help.cuh"
 #include "../include/sign_wide.cuh"
 
 #define DG_KEY_CACHE(tag, PARAMS)                                                                    \
@@ -22,8 +23,7 @@
     DG_SIGN_ENTRY sign_keyed_##tag(const uint8_t* sks, const int32_t* keyOf, const uint8_t* slots,  \
                                    const uint8_t* mus, const uint8_t* msgs, const uint8_t* rnds, uint8_t* sigs, \
                                    uint8_t* status, int n, uint32_t* scratch, uint8_t* workspace) {  \
-        dg::run_persistent<dg::KeyedSignTask<dg::PARAMS>>({sks, keyOf, slots, mus, msgs, rnds, sigs}, status, n, \
-                                                          scratch, workspace);                       \
+        dg::run_helped<dg::PARAMS>({sks, keyOf, slots, mus, msgs, rnds, sigs}, status, n, scratch, workspace); \
     }                                                                                                \
     DG_DEFINE_WIDE_CFG(tag, PARAMS)                                                                  \
     DG_WIDE_ENTRY sign_keyed_wide_##tag(const uint8_t* sks, const int32_t* keyOf, const uint8_t* slots, \

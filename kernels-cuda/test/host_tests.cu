@@ -22,6 +22,7 @@
 #include "../include/keygen.cuh"
 #include "../include/schedule.cuh"
 #include "../include/sign.cuh"
+#include "../include/sign_help.cuh"
 #include "../include/sign_wide.cuh"
 #include "../include/verify.cuh"
 #include "ref_scheme.h"
@@ -554,6 +555,20 @@ void differential_for(const char* name, int rounds) {
  * shared task counter, a workspace slice per warp. Checks that every task was taken once and
  * every workspace slice is zero afterwards. Returns the statuses.
  */
+/** sign_keyed_'s tasks run HelpedSign's loop (sign_help.cuh), every other task type worker_loop. */
+template <class T>
+struct Helped {
+    static constexpr bool value = false;
+};
+template <class P>
+struct Helped<KeyedSignTask<P>> {
+    static constexpr bool value = true;
+    using Loop = HelpedSign<P>;
+};
+
+/** Iterations that warps claimed as helpers in the last emulated sign_keyed launch. */
+int g_helped_iterations = 0;
+
 template <class T>
 std::vector<uint8_t> emulate_launch(const typename T::Args& args, int n, int warps, uint64_t shuffle) {
     const int workers = std::min(warps, n);
@@ -561,15 +576,23 @@ std::vector<uint8_t> emulate_launch(const typename T::Args& args, int n, int war
     std::vector<int32_t> ws((size_t)workers * T::WS_WORDS, 0x5A5A5A5A);
     std::vector<uint8_t> status(n, 0xEE);
     std::vector<uint32_t> scratch(ABI_SCRATCH_WORDS, 0);
+    g_helped_iterations = 0;
     dgtest::run_warps(workers, [&](int w) {
-        worker_loop<T>(args, status.data(), n, workers, scratch.data(), shared[w], ws.data() + (size_t)w * T::WS_WORDS,
-                       zeta_table());
+        int32_t* slice = ws.data() + (size_t)w * T::WS_WORDS;
+        if constexpr (Helped<T>::value) {
+            const int helped = Helped<T>::Loop::worker_loop(args, status.data(), n, workers, w, scratch.data(),
+                                                            shared[w], slice, zeta_table());
+            if (warp::lane() == 0) g_helped_iterations += helped;
+        } else {
+            worker_loop<T>(args, status.data(), n, workers, scratch.data(), shared[w], slice, zeta_table());
+        }
     }, shuffle);
     CHECK(std::none_of(status.begin(), status.end(), [](uint8_t v) { return v == 0xEE; }),
           "every task was taken: %d tasks, %d workers", n, workers);
     CHECK(std::all_of(scratch.begin(), scratch.end(), [](uint32_t v) { return v == 0; }),
-          "the last worker left the scratch counters zero for the next launch: %u, %u (%d tasks, %d workers)",
+          "the last worker left the scratch counters and records zero for the next launch: %u, %u (%d tasks, %d workers)",
           scratch[ABI_SCRATCH_NEXT_TASK], scratch[ABI_SCRATCH_EXITED], n, workers);
+    CHECK(*untaken_sign_tasks() == 0, "sign_keyed's untaken tasks are back to zero: %u", *untaken_sign_tasks());
     CHECK(std::all_of(ws.begin(), ws.end(), [](int32_t v) { return v == 0; }),
           "every workspace slice is zero after the launch");
     return status;
@@ -1061,6 +1084,98 @@ void test_wide() {
 
 }  // namespace
 
+/**
+ * sign_keyed's helpers (sign_help.cuh): launches in which warps run out of tasks while others still
+ * sign (n tasks on n warps, and on fewer), in turn and shuffled, on mu or message records, with a
+ * packed key among the cached ones; every status and signature the reference's. With `bound`, one
+ * cached slot whose s1^ is garbage never signs: its task ends ABI_STATUS_INVALID_KEY after
+ * ITERATIONS iterations, claimed by every warp in turn. Helpers must have claimed iterations.
+ */
+template <class P>
+void help_for(const char* name, int round, bool bound) {
+    using Ref = dgtest::RefScheme<P>;
+    constexpr int SK_SLOT = ExpandSkTask<P>::SLOT_BYTES;
+    bool ok = true;
+    std::vector<Bytes> sk(3, Bytes(P::SK_BYTES));
+    for (auto& key : sk) {
+        Bytes seed(32), pk(P::PK_BYTES);
+        for (auto& b : seed) b = (uint8_t)rng();
+        Ref::keygen(seed.data(), pk.data(), key.data());
+    }
+    Bytes ex_in = sk[0];
+    ex_in.insert(ex_in.end(), sk[1].begin(), sk[1].end());
+    const std::vector<int32_t> slot_of = {1, 0};
+    Bytes slots((size_t)3 * SK_SLOT);
+    const std::vector<uint8_t> ex = emulate_launch<ExpandSkTask<P>>({ex_in.data(), slot_of.data(), slots.data()}, 2, 2, 0);
+    ok &= ex[0] == ABI_STATUS_OK && ex[1] == ABI_STATUS_OK;
+    // Slot 2: key 0's slot with s1^ garbage, so that z never passes.
+    std::memcpy(&slots[(size_t)2 * SK_SLOT], &slots[(size_t)1 * SK_SLOT], SK_SLOT);
+    int32_t* garbage = reinterpret_cast<int32_t*>(&slots[(size_t)2 * SK_SLOT]) + SignTask<P>::WS_S1;
+    for (int i = 0; i < P::L * N; ++i) garbage[i] = (int32_t)(rng() % Q);
+
+    // Tasks: key 0 in slot 1, key 1 in slot 0, key 2 packed (record 0); the garbage slot with bound.
+    std::vector<int32_t> key_of = {1, 0, 1, -1, 0, 1, 1, 0, -1, 0};
+    std::vector<int> signer = {0, 1, 0, 2, 1, 0, 0, 1, 2, 1};
+    if (bound) {
+        key_of.resize(6);
+        signer.resize(6);
+        key_of[4] = 2;
+        signer[4] = -1;
+    }
+    const int n = (int)key_of.size();
+    Bytes mus((size_t)n * 64), rnds((size_t)n * P::RND_BYTES), msgs((size_t)n * ABI_MESSAGE_BYTES);
+    for (auto& b : rnds) b = (uint8_t)rng();
+    for (int i = 0; i < n; ++i) {
+        const Bytes& key = sk[signer[i] < 0 ? 0 : signer[i]];
+        uint8_t m[24];
+        for (auto& b : m) b = (uint8_t)rng();
+        Bytes in(key.begin() + P::SK_TR, key.begin() + P::SK_TR + P::TR_BYTES);
+        in.insert(in.end(), m, m + i);
+        shake256(&mus[(size_t)i * 64], 64, in.data(), in.size());
+        put_message(&msgs[(size_t)i * ABI_MESSAGE_BYTES], m, i);
+    }
+    Bytes ref((size_t)n * P::SIG_BYTES);
+    std::vector<uint8_t> want(n);
+    for (int i = 0; i < n; ++i) {
+        want[i] = signer[i] < 0 ? (uint8_t)ABI_STATUS_INVALID_KEY
+                                : Ref::sign(sk[signer[i]].data(), &mus[(size_t)i * 64], &rnds[(size_t)i * P::RND_BYTES],
+                                            &ref[(size_t)i * P::SIG_BYTES]);
+    }
+    int helped = 0;
+    const int variants = bound ? 1 : round == 0 ? 4 : 2;
+    for (int v = 0; v < variants; ++v) {
+        const int warps = v % 2 == 0 ? n : 4;
+        const bool shuffled = (v + round) % 2 == 1, records = (v + round) % 4 >= 2;
+        const uint64_t shuffle = shuffled ? 0x9E3779B97F4A7C15ull * (uint64_t)(round * 8 + v + 1) : 0;
+        Bytes sigs((size_t)n * P::SIG_BYTES, 0xCC);
+        const std::vector<uint8_t> st = emulate_launch<KeyedSignTask<P>>(
+            {sk[2].data(), key_of.data(), slots.data(), records ? nullptr : mus.data(), records ? msgs.data() : nullptr,
+             rnds.data(), sigs.data()}, n, warps, shuffle);
+        helped += g_helped_iterations;
+        for (int i = 0; i < n; ++i) {
+            const bool same = st[i] == want[i] &&
+                              (want[i] != ABI_STATUS_OK ||
+                               std::memcmp(&sigs[(size_t)i * P::SIG_BYTES], &ref[(size_t)i * P::SIG_BYTES], P::SIG_BYTES) == 0);
+            CHECK(same, "helped %s: %d tasks on %d warps%s%s: task %d (key_of %d) status %d, reference %d%s", name, n,
+                  warps, shuffled ? ", shuffled" : "", records ? ", message records" : "", i, key_of[i], st[i], want[i],
+                  same ? "" : ", or the signatures differ");
+            ok &= same;
+        }
+    }
+    CHECK(helped > 0, "helped %s: helpers claimed iterations (%d)", name, helped);
+    ok &= helped > 0;
+    std::printf("  helped %-11s %s (%d launches%s: tasks on as many warps and on 4, in turn or shuffled, mu or message "
+                "records; %d iterations claimed by helpers; == reference)\n", name, ok ? "pass" : "FAIL", variants,
+                bound ? ", a slot that never signs" : "", helped);
+}
+
+void test_help() {
+    help_for<MlDsa44>("ML-DSA-44", 0, false);
+    help_for<Dilithium3>("Dilithium3", 1, false);
+    help_for<MlDsa87>("ML-DSA-87", 2, false);
+    help_for<MlDsa44>("ML-DSA-44", 3, true);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr, "usage: %s <vectors.txt> [emulated tasks per group] [launch rounds / 3] [only]\n", argv[0]);
@@ -1095,6 +1210,7 @@ int main(int argc, char** argv) {
     }
     if (run("keyed")) test_key_cache();
     if (run("wide")) test_wide();
+    if (run("helped")) test_help();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("%d checks, %d failures (%.1f s)\n", g_checks, g_failures, secs);
     return g_failures == 0 ? 0 : 1;

@@ -28,11 +28,18 @@ final class BatchAbi {
      * {@code ABI_SCRATCH_WORDS}: 32-bit words zero at every launch's start; the host clears them
      * once, and after a failed launch, and every launch that ends leaves them zero.
      */
-    static final int SCRATCH_WORDS = 64;
+    static final int SCRATCH_WORDS = 8256;
     /** {@code ABI_SCRATCH_NEXT_TASK}: the scratch word workers take task indices from. */
     static final int SCRATCH_NEXT_TASK = 0;
     /** {@code ABI_SCRATCH_EXITED}: the scratch word that counts the workers that have finished. */
     static final int SCRATCH_EXITED = 1;
+    /**
+     * {@code ABI_SCRATCH_RECORDS}: the first word of {@code sign_keyed_}'s records, one 64-bit word
+     * per worker, through which warps without a task help the tasks still signing.
+     */
+    static final int SCRATCH_RECORDS = 64;
+    /** {@code ABI_HELP_RECORDS}: the records there are; workers past them sign alone. */
+    static final int HELP_RECORDS = 4096;
 
     /** {@code ABI_STATUS_*}, identical to {@link TaskStatus}. */
     static final byte STATUS_OK = TaskStatus.OK;

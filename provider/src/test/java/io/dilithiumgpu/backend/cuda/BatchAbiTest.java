@@ -45,6 +45,8 @@ class BatchAbiTest {
                 Map.entry("ABI_SCRATCH_WORDS", BatchAbi.SCRATCH_WORDS),
                 Map.entry("ABI_SCRATCH_NEXT_TASK", BatchAbi.SCRATCH_NEXT_TASK),
                 Map.entry("ABI_SCRATCH_EXITED", BatchAbi.SCRATCH_EXITED),
+                Map.entry("ABI_SCRATCH_RECORDS", BatchAbi.SCRATCH_RECORDS),
+                Map.entry("ABI_HELP_RECORDS", BatchAbi.HELP_RECORDS),
                 Map.entry("ABI_STATUS_OK", (int) TaskStatus.OK),
                 Map.entry("ABI_STATUS_REJECTED", (int) TaskStatus.REJECTED),
                 Map.entry("ABI_STATUS_INVALID_KEY", (int) TaskStatus.INVALID_KEY),
