@@ -93,35 +93,41 @@ struct HelpedSign {
     }
 
     /**
-     * Claims the task's next kappa: -1 once the record holds another task (closed), a kappa has been
-     * accepted, or the bound has been claimed; for a helper also while HELP_CAP iterations are in
-     * flight or tasks are left to take.
+     * Claims the task's next `want` kappas (fewer at the bound): the first, the count through
+     * *granted; -1 once the record holds another task (closed), a kappa has been accepted, or the
+     * bound has been claimed; for a helper also while HELP_CAP iterations are in flight or tasks
+     * are left to take.
      */
-    static DG_HD int claim(uint64_t* rec, int task, bool helper) {
-        return warp::lane0([&] {
-            if (helper && atomic::load(untaken_sign_tasks()) != 0) return -1;
+    static DG_HD int claim(uint64_t* rec, int task, bool helper, int want, int* granted) {
+        constexpr uint64_t REFUSED = ~(uint64_t)0;
+        const uint64_t got = warp::lane0([&]() -> uint64_t {
+            if (helper && atomic::load(untaken_sign_tasks()) != 0) return REFUSED;
             uint64_t v = atomic::load(rec);
             for (;;) {
                 const int c = Claims::claimed(v);
                 if (Claims::task(v) != task || Claims::best(v) != Claims::NONE || c > Sign::ITERATIONS ||
                     (helper && c - Claims::ended(v) >= HELP_CAP)) {
-                    return -1;
+                    return REFUSED;
                 }
+                const int n = Sign::ITERATIONS + 1 - c < want ? Sign::ITERATIONS + 1 - c : want;
                 const uint64_t seen = v;
-                v = atomic::cas(rec, seen, seen + (1ull << Claims::CLAIMED));
-                if (v == seen) return c;
+                v = atomic::cas(rec, seen, seen + ((uint64_t)n << Claims::CLAIMED));
+                if (v == seen) return ((uint64_t)n << 32) | (uint32_t)c;
             }
         });
+        if (got == REFUSED) return -1;
+        *granted = (int)(got >> 32);
+        return (int)(uint32_t)got;
     }
 
-    /** Ends a claimed kappa; an accepted one also lowers best to it. */
-    static DG_HD void end(uint64_t* rec, int kappa, bool accepted) {
+    /** Ends `count` claimed kappas; an accepted `kappa` among them also lowers best to it. */
+    static DG_HD void end(uint64_t* rec, int count, int kappa, bool accepted) {
         warp::lane0([&] {
-            if (!accepted) return (int)atomic::add(rec, (uint64_t)1 << Claims::ENDED);
+            if (!accepted) return (int)atomic::add(rec, (uint64_t)count << Claims::ENDED);
             uint64_t v = atomic::load(rec);
             for (;;) {
                 const uint64_t seen = v;
-                uint64_t next = seen + ((uint64_t)1 << Claims::ENDED);
+                uint64_t next = seen + ((uint64_t)count << Claims::ENDED);
                 if (kappa < Claims::best(seen)) {
                     next = (next & ~(Claims::MASK << Claims::BEST)) | ((uint64_t)kappa << Claims::BEST);
                 }
@@ -162,11 +168,24 @@ struct HelpedSign {
         }
         const int32_t* keys = packed ? ws : reinterpret_cast<const int32_t*>(key);
         int base = 0, size = 0;  // the kappas whose y the workspace holds
+        int lo = 0, hi = 0;      // claimed and not yet tried
+        int rejected = 0;        // tried, not yet counted as ended
         int tried = 0;
         DG_NO_UNROLL
-        for (;; ++tried) {
-            const int kappa = claim(rec, task, helper);
-            if (kappa < 0) return tried;
+        for (;;) {
+            if (lo == hi) {
+                // One claim a block of y while tasks are left to take (nobody helps then), one a
+                // kappa once helpers may join.
+                if (rejected > 0) end(rec, rejected, 0, false);
+                rejected = 0;
+                const bool alone = !helper && warp::lane0([&] { return atomic::load(untaken_sign_tasks()); }) != 0;
+                int granted = 0;
+                lo = claim(rec, task, helper, alone ? (packed && lo == 0 ? Sign::FIRST : Sign::CANDIDATES) : 1, &granted);
+                if (lo < 0) return tried;
+                hi = lo + granted;
+            }
+            const int kappa = lo++;
+            ++tried;
             bool accepted = kappa == Sign::ITERATIONS;
             if (!accepted) {
                 if (kappa < base || kappa >= base + size) {
@@ -178,18 +197,21 @@ struct HelpedSign {
                 }
                 accepted = Sign::attempt(ws + Sign::WS_Y + (kappa - base) * P::L * N, Sign::staged(ws), sh, keys, ws, zt);
             }
-            end(rec, kappa, accepted);
-            if (!accepted) continue;
+            if (!accepted) {
+                ++rejected;
+                continue;
+            }
+            end(rec, rejected + 1 + (hi - lo), kappa, true);  // the block's untried kappas end untried
             // Every kappa claimed before this one ends in at most one iteration's time.
             for (;;) {
                 const uint64_t v = warp::lane0([&] { return atomic::load(rec); });
-                if (Claims::best(v) < kappa) return tried + 1;
+                if (Claims::best(v) < kappa) return tried;
                 if (Claims::ended(v) == Claims::claimed(v)) break;
                 atomic::backoff();
             }
             if (kappa < Sign::ITERATIONS) Sign::copy_out(Sign::staged(ws), a.sigs + (size_t)task * P::SIG_BYTES);
             finish(rec, status, task, kappa < Sign::ITERATIONS ? ABI_STATUS_OK : ABI_STATUS_INVALID_KEY);
-            return tried + 1;
+            return tried;
         }
     }
 
