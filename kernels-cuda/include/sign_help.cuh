@@ -82,6 +82,14 @@ DG_HD uint32_t* untaken_sign_tasks() {
 #endif
 }
 
+/** HelpedSign::run's kappas, packed: five 12-bit fields of one word. */
+struct KappaState {
+    enum Field { LO = 0, HI = 12, FROM = 24, BASE = 36, BEND = 48 };
+    uint64_t bits;
+    DG_HD int get(Field f) const { return (int)((bits >> f) & 0xFFF); }
+    DG_HD void set(Field f, int v) { bits = (bits & ~((uint64_t)0xFFF << f)) | ((uint64_t)v << f); }
+};
+
 template <class P>
 struct HelpedSign {
     using Task = KeyedSignTask<P>;
@@ -167,41 +175,52 @@ struct HelpedSign {
             return 0;
         }
         const int32_t* keys = packed ? ws : reinterpret_cast<const int32_t*>(key);
-        int base = 0, size = 0;  // the kappas whose y the workspace holds
-        int lo = 0, hi = 0;      // claimed and not yet tried
-        int rejected = 0;        // tried, not yet counted as ended
+        // The loop's kappas in one word, 12 bits each (kappa <= ITERATIONS < 4096): the y block
+        // drawn [base, bend), the claim [from, hi) and the next to try lo. Warp-uniform values
+        // that live across attempt(), whose transforms use every register the block allows.
+        volatile uint64_t state = 0;  // in local memory: read and written between attempts only
         int tried = 0;
         DG_NO_UNROLL
         for (;;) {
-            if (lo == hi) {
+            KappaState st{state};
+            if (st.get(KappaState::LO) == st.get(KappaState::HI)) {
                 // One claim a block of y while tasks are left to take (nobody helps then), one a
                 // kappa once helpers may join.
+                const int rejected = st.get(KappaState::LO) - st.get(KappaState::FROM);
                 if (rejected > 0) end(rec, rejected, 0, false);
-                rejected = 0;
                 const bool alone = !helper && warp::lane0([&] { return atomic::load(untaken_sign_tasks()); }) != 0;
                 int granted = 0;
-                lo = claim(rec, task, helper, alone ? (packed && lo == 0 ? Sign::FIRST : Sign::CANDIDATES) : 1, &granted);
+                const int lo = claim(rec, task, helper,
+                                     alone ? (packed && st.get(KappaState::LO) == 0 ? Sign::FIRST : Sign::CANDIDATES) : 1, &granted);
                 if (lo < 0) return tried;
-                hi = lo + granted;
+                st.set(KappaState::LO, lo);
+                st.set(KappaState::FROM, lo);
+                st.set(KappaState::HI, lo + granted);
             }
-            const int kappa = lo++;
-            ++tried;
+            int kappa = st.get(KappaState::LO);
+            st.set(KappaState::LO, kappa + 1);
+#if !DG_ON_DEVICE
+            ++tried;  // the host tests count helpers' iterations
+#endif
             bool accepted = kappa == Sign::ITERATIONS;
             if (!accepted) {
-                if (kappa < base || kappa >= base + size) {
+                if (kappa < st.get(KappaState::BASE) || kappa >= st.get(KappaState::BEND)) {
                     // The blocks of SignTask::sign: a packed key's first draws A^ too and holds FIRST.
                     const int most = packed && kappa == 0 ? Sign::FIRST : Sign::CANDIDATES;
-                    base = kappa;
-                    size = Sign::ITERATIONS - kappa < most ? Sign::ITERATIONS - kappa : most;
-                    Sign::draw(base, size, 1, packed && kappa == 0, sh, ws);
+                    const int size = Sign::ITERATIONS - kappa < most ? Sign::ITERATIONS - kappa : most;
+                    st.set(KappaState::BASE, kappa);
+                    st.set(KappaState::BEND, kappa + size);
+                    state = st.bits;
+                    Sign::draw(kappa, size, 1, packed && kappa == 0, sh, ws);
                 }
-                accepted = Sign::attempt(ws + Sign::WS_Y + (kappa - base) * P::L * N, Sign::staged(ws), sh, keys, ws, zt);
+                state = st.bits;
+                accepted = Sign::attempt(ws + Sign::WS_Y + (kappa - st.get(KappaState::BASE)) * P::L * N, Sign::staged(ws), sh,
+                                         keys, ws, zt);
+                st.bits = state;
+                kappa = st.get(KappaState::LO) - 1;
             }
-            if (!accepted) {
-                ++rejected;
-                continue;
-            }
-            end(rec, rejected + 1 + (hi - lo), kappa, true);  // the block's untried kappas end untried
+            if (!accepted) continue;
+            end(rec, st.get(KappaState::HI) - st.get(KappaState::FROM), kappa, true);  // the block's untried kappas end untried
             // Every kappa claimed before this one ends in at most one iteration's time.
             for (;;) {
                 const uint64_t v = warp::lane0([&] { return atomic::load(rec); });
