@@ -34,6 +34,7 @@
  *                      const uint8_t *mus, const uint8_t *msgs, const uint8_t *sigs,
  *                      uint8_t *status, int n, uint32_t *scratch, uint8_t *workspace)
  *   sign_keyed_wide_<set>(the arguments of sign_keyed_)
+ *   sign_keyed_helped_<set>(the arguments of sign_keyed_)
  *
  *   __constant__ int32_t slot_bytes_sk_<set>;   bytes of one sk slot, a multiple of 256
  *   __constant__ int32_t slot_bytes_pk_<set>;   bytes of one pk slot, a multiple of 256
@@ -57,6 +58,11 @@
  * sign_keyed_wide: sign_keyed with each block's warps sharing one task's rejection loop
  * (sign_wide.cuh), bit-exact with it: fewer tasks at once, each ending sooner. Its cfg names one
  * task per block and a block's workspace (a slice per warp) as the worker's.
+ *
+ * sign_keyed_helped: sign_keyed whose warps, once no task of a started sign_keyed_helped launch is
+ * left to take, help the cached-key tasks still signing (sign_help.cuh), bit-exact with it: for a
+ * launch that holds a whole one-key call, whose last rejection loops would otherwise end one warp
+ * at a time. Its cfg is sign_keyed's.
  *
  * msgs, when not null, replaces mus: task i's mu comes from message record i, ABI_MESSAGE_BYTES
  * each. Its last byte is a tag: 0, and bytes [0, 64) are mu itself; t in [1, 72], and bytes
@@ -85,7 +91,7 @@
  * launches in stream order may share them; after a failed launch the host clears them again.
  * scratch[ABI_SCRATCH_NEXT_TASK] is the counter the workers take task indices from,
  * scratch[ABI_SCRATCH_EXITED] counts the workers that have finished. From word
- * ABI_SCRATCH_RECORDS on, sign_keyed_ keeps a 64-bit record per worker (at most ABI_HELP_RECORDS),
+ * ABI_SCRATCH_RECORDS on, sign_keyed_helped_ keeps a 64-bit record per worker (at most ABI_HELP_RECORDS),
  * through which warps without a task help the tasks still signing (sign_help.cuh).
  *
  * Workers and workspace: every warp of the grid is one worker (TASKS = warps per block) that
@@ -118,7 +124,7 @@
 
 #define ABI_SCRATCH_NEXT_TASK 0
 #define ABI_SCRATCH_EXITED    1
-#define ABI_SCRATCH_RECORDS   64    /* sign_keyed_'s records (sign_help.cuh), two words each */
+#define ABI_SCRATCH_RECORDS   64    /* sign_keyed_helped_'s records (sign_help.cuh), two words each */
 #define ABI_HELP_RECORDS      4096
 #define ABI_SCRATCH_WORDS     8256  /* ABI_SCRATCH_RECORDS + 2 * ABI_HELP_RECORDS */
 

@@ -1,5 +1,5 @@
 /*
- * sign_keyed_'s worker loop (batch_abi.h): once no started launch has a task left to take, a warp
+ * sign_keyed_helped_'s worker loop (batch_abi.h): once no started launch has a task left to take, a warp
  * helps the cached-key tasks still signing by trying further iterations of their rejection loops.
  *
  * Why: a launch ends with its slowest rejection loops. A warp's loop runs a geometric number of
@@ -63,12 +63,12 @@ static_assert(ABI_SCRATCH_WORDS == ABI_SCRATCH_RECORDS + 2 * ABI_HELP_RECORDS &&
               "the records fill the end of scratch, 8-byte aligned");
 
 #if defined(__CUDACC__)
-/** Tasks of the started sign_keyed_ launches that no warp has taken yet, over every stream. */
+/** Tasks of the started sign_keyed_helped_ launches that no warp has taken yet, over every stream. */
 __device__ uint32_t dg_untaken_sign_tasks;
 #endif
 
 /**
- * The device's count of tasks that started sign_keyed_ launches have not handed out yet (one per
+ * The device's count of tasks that started sign_keyed_helped_ launches have not handed out yet (one per
  * process on the host, for the emulated launches). Helpers help only while it is zero: a task
  * left to take, in this launch or in one beside it, makes better use of a warp than a speculative
  * iteration does, and a launch's blocks still to start wait for the warps that helpers hold.
@@ -306,7 +306,7 @@ struct HelpedSign {
 
 #if defined(__CUDACC__)
 
-/** sign_keyed_: one worker per warp of one-warp blocks, as run_persistent, each with its record (at most ABI_HELP_RECORDS). */
+/** sign_keyed_helped_: one worker per warp of one-warp blocks, as run_persistent, each with its record (at most ABI_HELP_RECORDS). */
 template <class P>
 __device__ __forceinline__ void run_helped(const typename KeyedSignTask<P>::Args& args, uint8_t* status, int n,
                                            uint32_t* scratch, uint8_t* workspace) {

@@ -23,6 +23,14 @@
     DG_SIGN_ENTRY sign_keyed_##tag(const uint8_t* sks, const int32_t* keyOf, const uint8_t* slots,  \
                                    const uint8_t* mus, const uint8_t* msgs, const uint8_t* rnds, uint8_t* sigs, \
                                    uint8_t* status, int n, uint32_t* scratch, uint8_t* workspace) {  \
+        dg::run_persistent<dg::KeyedSignTask<dg::PARAMS>>({sks, keyOf, slots, mus, msgs, rnds, sigs}, status, n, \
+                                                          scratch, workspace);                       \
+    }                                                                                                \
+    DG_DEFINE_CFG_SHAPED(sign_keyed_helped, tag, KeyedSignTask, PARAMS, dg::SIGN_BLOCK_THREADS, DG_SIGN_BLOCKS_PER_SM) \
+    DG_SIGN_ENTRY sign_keyed_helped_##tag(const uint8_t* sks, const int32_t* keyOf, const uint8_t* slots, \
+                                          const uint8_t* mus, const uint8_t* msgs, const uint8_t* rnds,   \
+                                          uint8_t* sigs, uint8_t* status, int n, uint32_t* scratch,       \
+                                          uint8_t* workspace) {                                           \
         dg::run_helped<dg::PARAMS>({sks, keyOf, slots, mus, msgs, rnds, sigs}, status, n, scratch, workspace); \
     }                                                                                                \
     DG_DEFINE_WIDE_CFG(tag, PARAMS)                                                                  \

@@ -101,6 +101,15 @@ final class BatchAbi {
         return "sign_keyed_wide_" + tag(p);
     }
 
+    /**
+     * The signing entry point on cached keys whose warps, once no task is left to take, help the
+     * tasks still signing: {@code sign_keyed_helped_<tag>}, for a launch that holds a whole
+     * one-key call ({@code sign_help.cuh}).
+     */
+    static String helpedName(ParameterSet p) {
+        return "sign_keyed_helped_" + tag(p);
+    }
+
     /** The {@code __constant__ int32_t} holding one slot's bytes: {@code slot_bytes_sk_<tag>} or {@code slot_bytes_pk_<tag>}. */
     static String slotBytesName(ParameterSet p, boolean secret) {
         return (secret ? "slot_bytes_sk_" : "slot_bytes_pk_") + tag(p);

@@ -114,7 +114,7 @@ final class DeviceContext implements AutoCloseable {
                         resolve(BatchAbi.expandName(p, false), sharedOptIn),
                         resolve(BatchAbi.keyedName(p, Operation.SIGN), sharedOptIn),
                         resolve(BatchAbi.keyedName(p, Operation.VERIFY), sharedOptIn),
-                        resolve(BatchAbi.wideName(p), sharedOptIn),
+                        resolve(BatchAbi.wideName(p), sharedOptIn), resolve(BatchAbi.helpedName(p), sharedOptIn),
                         slotBytes(BatchAbi.slotBytesName(p, true)), slotBytes(BatchAbi.slotBytesName(p, false))));
             } catch (CudaLoader.Unavailable | IllegalArgumentException e) {
                 LOG.log(System.Logger.Level.INFO, "no device key cache for " + p + " on " + description + ": "

@@ -10,11 +10,13 @@ package io.dilithiumgpu.backend.cuda;
  * @param signKeyed   {@code sign_keyed_<set>}
  * @param verifyKeyed {@code verify_keyed_<set>}
  * @param signWide    {@code sign_keyed_wide_<set>}: {@code sign_keyed_<set>} with a group of warps per task
+ * @param signHelped  {@code sign_keyed_helped_<set>}: {@code sign_keyed_<set>} whose warps without a task help
+ *                    the tasks still signing, for a launch that holds a whole one-key call
  * @param skSlotBytes bytes of one private-key slot, a positive multiple of 256
  * @param pkSlotBytes bytes of one public-key slot, a positive multiple of 256
  */
 record KeyedKernels(Kernel expandSk, Kernel expandPk, Kernel signKeyed, Kernel verifyKeyed, Kernel signWide,
-                    int skSlotBytes, int pkSlotBytes) {
+                    Kernel signHelped, int skSlotBytes, int pkSlotBytes) {
 
     KeyedKernels {
         for (int bytes : new int[] {skSlotBytes, pkSlotBytes}) {
@@ -35,7 +37,7 @@ record KeyedKernels(Kernel expandSk, Kernel expandPk, Kernel signKeyed, Kernel v
 
     /** Every entry point, for what spans them all (the workspace a launch may touch). */
     Kernel[] all() {
-        return new Kernel[] {expandSk, expandPk, signKeyed, verifyKeyed, signWide};
+        return new Kernel[] {expandSk, expandPk, signKeyed, verifyKeyed, signWide, signHelped};
     }
 
     int slotBytes(boolean secret) {

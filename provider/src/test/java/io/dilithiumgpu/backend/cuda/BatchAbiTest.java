@@ -101,6 +101,7 @@ class BatchAbiTest {
         assertEquals("sign_keyed_mldsa65", BatchAbi.keyedName(ParameterSet.ML_DSA_65, Operation.SIGN));
         assertEquals("verify_keyed_dilithium2", BatchAbi.keyedName(ParameterSet.DILITHIUM2, Operation.VERIFY));
         assertEquals("sign_keyed_wide_mldsa87", BatchAbi.wideName(ParameterSet.ML_DSA_87));
+        assertEquals("sign_keyed_helped_dilithium3", BatchAbi.helpedName(ParameterSet.DILITHIUM3));
         assertEquals("slot_bytes_sk_mldsa87", BatchAbi.slotBytesName(ParameterSet.ML_DSA_87, true));
         assertEquals("slot_bytes_pk_dilithium3", BatchAbi.slotBytesName(ParameterSet.DILITHIUM3, false));
         assertTrue(BatchAbi.expandStatusAllowed(true, TaskStatus.INVALID_KEY));
@@ -121,6 +122,7 @@ class BatchAbiTest {
                 BatchAbi.keyedName(ParameterSet.ML_DSA_44, Operation.SIGN),
                 BatchAbi.keyedName(ParameterSet.ML_DSA_44, Operation.VERIFY),
                 BatchAbi.wideName(ParameterSet.ML_DSA_44),
+                BatchAbi.helpedName(ParameterSet.ML_DSA_44),
                 BatchAbi.slotBytesName(ParameterSet.ML_DSA_44, true),
                 BatchAbi.slotBytesName(ParameterSet.ML_DSA_44, false)}) {
             String declared = name.substring(0, name.length() - tag.length()) + "<set>";

@@ -20,7 +20,7 @@ class SigningWidthTest {
 
     private final KeyedKernels k = new KeyedKernels(kernel("expand_sk", 128, RESIDENT), kernel("expand_pk", 128, RESIDENT),
             kernel("sign_keyed", 32, RESIDENT), kernel("verify_keyed", 128, RESIDENT), kernel("sign_keyed_wide", 128, 528),
-            256, 256);
+            kernel("sign_keyed_helped", 32, RESIDENT), 256, 256);
 
     @Test
     void groupsSignWhileTheyAndTheWarpsInFlightFillHalfTheDevice() {
