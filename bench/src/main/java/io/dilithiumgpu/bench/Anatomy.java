@@ -29,7 +29,7 @@ record Anatomy(long ops, long batches, long queueWait, long handOff, long load, 
 
     /** {@code b}'s counters now, with those of every open CUDA backend. */
     static Anatomy of(BatcherMXBean b) {
-        ChunkTimes chunks = new ChunkTimes(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        ChunkTimes chunks = new ChunkTimes(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         long[] perGpu = new long[0];
         for (CudaBackendMXBean c : cudaBackends()) {
             chunks = chunks.plus(ChunkTimes.of(c));

@@ -89,11 +89,17 @@ record ChunkPlan(int[] bounds, int[] devices, Transfer transfer, boolean tellsEa
      * cut into chunks of a whole slot each: with the key cached a task moves only its signature
      * and μ and the kernel runs several times faster, so a chunk's launch (its driver calls, a
      * few chunks after one another from each thread) rather than its copies or its kernel sets
-     * the pace, and fewer launches end the call sooner.
+     * the pace, and fewer launches end the call sooner. Its signing on registered host memory
+     * goes as one chunk per device, however many tasks a slot is sized for: the kernel reads and
+     * writes the records where they lie, so the slot holds only the key references and statuses
+     * ({@link KeyedLayout#publishedTasks}), and one launch that holds the device's whole share ends
+     * with warps helping its last rejection loops ({@link SigningWidth}) instead of one loop at a
+     * time in each of several launches.
      */
     static ChunkPlan of(int n, Operation op, boolean pinned, boolean listener, CudaConfig config, DeviceLoads loads,
                         boolean oneKey) {
         boolean shortTail = op == Operation.VERIFY && !oneKey;
+        boolean wholeShares = op == Operation.SIGN && oneKey && pinned;
         int minChunkTasks = op == Operation.VERIFY && oneKey ? config.slotTasks() : config.minChunkTasks();
         int wanted = bounds(n, config.slotTasks(), loads.totalSlots(), minChunkTasks, shortTail).length - 1;
         int[] chosen = loads.leastLoaded(Math.min(wanted, loads.devices()));
@@ -101,8 +107,10 @@ record ChunkPlan(int[] bounds, int[] devices, Transfer transfer, boolean tellsEa
         int chunks = 0;
         for (int k = 0; k < chosen.length; k++) {
             int from = HostCopier.bound(n, chosen.length, k);
-            shares[k] = bounds(HostCopier.bound(n, chosen.length, k + 1) - from, config.slotTasks(),
-                    loads.slots(chosen[k]), minChunkTasks, shortTail);
+            int share = HostCopier.bound(n, chosen.length, k + 1) - from;
+            shares[k] = wholeShares
+                    ? bounds(share, KeyedLayout.publishedTasks(BatchLayout.capacityBytes(config.slotTasks())), 1, share)
+                    : bounds(share, config.slotTasks(), loads.slots(chosen[k]), minChunkTasks, shortTail);
             for (int i = 0; i < shares[k].length; i++) {
                 shares[k][i] += from;
             }

@@ -73,6 +73,13 @@ public interface CudaBackendMXBean {
     long getWideSigningTaskCount();
 
     /**
+     * Signing tasks on cached keys of launches that each held a whole one-key call's share of a
+     * device, larger than the device runs warps at once ({@code sign_keyed_helped_}: warps without a
+     * task help the tasks still signing).
+     */
+    long getHelpedSigningTaskCount();
+
+    /**
      * Chunks their caller ran on its own thread, on a slot it found idle, instead of handing them
      * to the slot's worker: the chunks of calls of several, and lone verification chunks (as the
      * batcher's batches of single calls are).

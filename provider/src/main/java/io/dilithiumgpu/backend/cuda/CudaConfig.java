@@ -201,7 +201,8 @@ public final class CudaConfig {
 
     /**
      * Whether signing chunks on cached keys may give each task a group of warps where the GPU's
-     * signing warps would otherwise idle ({@link SigningWidth}; the default), or always one.
+     * signing warps would otherwise idle, and a launch that holds a whole one-key call warps that
+     * help its last tasks ({@link SigningWidth}; the default), or always one warp a task.
      */
     public boolean wideSigning() { return wideSigning; }
 

@@ -19,6 +19,7 @@ final class CudaStats implements CudaBackendMXBean {
     private final LongAdder toldEarly = new LongAdder();
     private final LongAdder messages = new LongAdder();
     private final LongAdder wide = new LongAdder();
+    private final LongAdder helped = new LongAdder();
     private final LongAdder inline = new LongAdder();
     private volatile AtomicLongArray perDevice = new AtomicLongArray(0);
     private final LongAdder keyHits = new LongAdder();
@@ -63,6 +64,11 @@ final class CudaStats implements CudaBackendMXBean {
     /** {@code count} signing tasks ran a group of warps each ({@link SigningWidth}). */
     void wideRan(int count) {
         wide.add(count);
+    }
+
+    /** {@code count} signing tasks ran in a launch that held a whole one-key share ({@link SigningWidth}). */
+    void helpedRan(int count) {
+        helped.add(count);
     }
 
     /** The devices now open number {@code count}: the per-device counts start again when that changes. */
@@ -146,6 +152,11 @@ final class CudaStats implements CudaBackendMXBean {
     @Override
     public long getWideSigningTaskCount() {
         return wide.sum();
+    }
+
+    @Override
+    public long getHelpedSigningTaskCount() {
+        return helped.sum();
     }
 
     @Override

@@ -293,8 +293,23 @@ final class DeviceContext implements AutoCloseable {
     int slotsThatFit(int wanted, int slotTasks) {
         long[] total = new long[1];
         CudaCall.check("cuDeviceTotalMem(device " + ordinal + ")", () -> JCudaDriver.cuDeviceTotalMem(total, device));
-        long perSlot = BatchLayout.capacityBytes(slotTasks) + workspaceBytes(slotTasks);
+        long perSlot = BatchLayout.capacityBytes(slotTasks) + slotWorkspaceBytes(slotTasks);
         return (int) Math.max(1, Math.min(wanted, total[0] / 2 / perSlot));
+    }
+
+    /**
+     * The workspace of a slot of {@code slotTasks} tasks: that of a launch of as many tasks, or of a
+     * launch that holds a whole one-key signing call (more tasks than a slot, on the key cache's
+     * signing kernels, whose persistent grid fills the device; {@code ChunkPlan}), whichever is larger.
+     */
+    long slotWorkspaceBytes(int slotTasks) {
+        long bytes = workspaceBytes(slotTasks);
+        for (KeyedKernels k : keyedKernels.values()) {
+            for (Kernel kernel : new Kernel[] {k.signKeyed(), k.signHelped()}) {
+                bytes = Math.max(bytes, kernel.config().workspaceBytes(Integer.MAX_VALUE, multiprocessors));
+            }
+        }
+        return bytes;
     }
 
     /** The workspace a launch of up to {@code tasks} tasks of any kernel on this device touches. */

@@ -49,17 +49,33 @@ final class KeyedLayout {
      * {@code status}.
      */
     static KeyedLayout launch(ParameterSet p, Operation op, int tasks, int uncached, boolean messages) {
-        if (tasks < 1 || uncached < 0 || uncached > tasks) {
-            throw new IllegalArgumentException(tasks + " tasks, " + uncached + " uncached keys");
+        return launch(p, op, tasks, uncached, messages, false, false);
+    }
+
+    /**
+     * As above, for a signing launch on registered host memory: {@code published}, its kernel writes
+     * the signatures into the caller's memory, so the block holds none; {@code inPlace}, it also
+     * reads μ (or the messages) and the rnds there ({@code KeyedRun.Inputs.IN_PLACE}, cached keys
+     * only), so the block holds only the key references and the statuses. Those arrays are there,
+     * empty. A published launch thus needs at most {@link #publishedTaskBytes} a task, which lets one
+     * launch hold a whole one-key call ({@code ChunkPlan}).
+     */
+    static KeyedLayout launch(ParameterSet p, Operation op, int tasks, int uncached, boolean messages,
+                              boolean published, boolean inPlace) {
+        if (tasks < 1 || uncached < 0 || uncached > tasks || ((published || inPlace) && op != Operation.SIGN)
+                || (inPlace && (!published || uncached > 0))) {
+            throw new IllegalArgumentException(tasks + " tasks, " + uncached + " uncached keys"
+                    + (published ? ", published" : "") + (inPlace ? ", in place" : ""));
         }
+        int inputs = inPlace ? 0 : tasks;
         Builder b = new Builder();
         switch (op) {
             case SIGN -> {
                 b.add("privateKeys", uncached, p.privateKeyBytes(), true, true);
                 b.add("keyOf", tasks, 4, true, false);
-                addMus(b, tasks, messages);
-                b.add("rnds", tasks, p.rndBytes(), true, true);
-                b.add("signatures", tasks, p.signatureBytes(), false, false);
+                addMus(b, inputs, messages);
+                b.add("rnds", inputs, p.rndBytes(), true, true);
+                b.add("signatures", published ? 0 : tasks, p.signatureBytes(), false, false);
             }
             case VERIFY -> {
                 b.add("publicKeys", uncached, p.publicKeyBytes(), true, false);
@@ -108,6 +124,32 @@ final class KeyedLayout {
             max = Math.max(max, expand(p, false, tasks).totalBytes());
         }
         return max;
+    }
+
+    /**
+     * Bytes a task of a published signing launch may take in the block, over all sets: its key
+     * reference, message record, rnd and status (the largest of each).
+     */
+    static int publishedTaskBytes() {
+        int rnd = 0;
+        for (ParameterSet p : ParameterSet.values()) {
+            rnd = Math.max(rnd, p.rndBytes());
+        }
+        return 4 + Math.max(BatchAbi.MU_BYTES, BatchAbi.MESSAGE_BYTES) + rnd + 1;
+    }
+
+    /**
+     * The most tasks of a published one-key signing launch a block of {@code blockBytes} holds,
+     * whichever set, whether its key is cached or goes packed: the packed key and each array's
+     * alignment set aside.
+     */
+    static int publishedTasks(long blockBytes) {
+        long keys = 0;
+        for (ParameterSet p : ParameterSet.values()) {
+            keys = Math.max(keys, p.privateKeyBytes());
+        }
+        long room = blockBytes - keys - 6L * BatchLayout.ALIGNMENT;
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, room / publishedTaskBytes()));
     }
 
     /** Tasks (keys, for an expansion): the record count of the status array. */

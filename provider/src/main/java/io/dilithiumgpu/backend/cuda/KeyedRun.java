@@ -383,7 +383,13 @@ final class KeyedRun {
      */
     private void launch() {
         int n = c.count;
-        layout = KeyedLayout.launch(c.params, c.op, n, tasks.uncachedRecords(), c.messages);
+        CUdeviceptr signaturesAt = c.op == Operation.SIGN && c.pinned != null
+                && c.plan.transfer() == ChunkPlan.Transfer.PUBLISHED ? mappedRecords(3) : null;
+        CUdeviceptr musAt = signaturesAt == null ? null : mappedRecords(1);
+        CUdeviceptr rndsAt = signaturesAt == null ? null : mappedRecords(2);
+        boolean inPlace = musAt != null && rndsAt != null && tasks.uncachedRecords() == 0;
+        layout = KeyedLayout.launch(c.params, c.op, n, tasks.uncachedRecords(), c.messages, signaturesAt != null,
+                inPlace);
         if (layout.totalBytes() > slot.blockBytes()) {
             throw new IllegalStateException("a keyed chunk of " + n + " tasks does not fit its slot");
         }
@@ -396,11 +402,7 @@ final class KeyedRun {
         h.position(Math.toIntExact(keyOf.offset()));
         h.asIntBuffer().put(tasks.keyOf());
         List<Integer> fields = taskInputFields();
-        CUdeviceptr signaturesAt = c.op == Operation.SIGN && c.pinned != null
-                && c.plan.transfer() == ChunkPlan.Transfer.PUBLISHED ? mappedRecords(3) : null;
-        CUdeviceptr musAt = signaturesAt == null ? null : mappedRecords(1);
-        CUdeviceptr rndsAt = signaturesAt == null ? null : mappedRecords(2);
-        if (musAt != null && rndsAt != null && tasks.uncachedRecords() == 0) {
+        if (inPlace) {
             inputs = Inputs.IN_PLACE;
         } else if (c.pinned == null || (c.op == Operation.VERIFY && n <= PACKED_TASKS)) {
             inputs = Inputs.PACKED;
@@ -453,7 +455,7 @@ final class KeyedRun {
                         signaturesAt != null ? signaturesAt : device(layout.part("signatures")), statusAt}
                 : new CUdeviceptr[] {keysAt, keyOfAt, slotsAt, musAt, msgsAt, device(layout.part("signatures")),
                         statusAt};
-        kernel = secret ? region.cache().width.acquire(region.kernels, n, c.plan.chunks() == 1)
+        kernel = secret ? region.cache().width.acquire(region.kernels, n, c.plan.chunks() == 1, inPlace && oneKey)
                 : region.kernels.keyed(false);
         slot.launch(kernel, args, n, where);
         if (c.op == Operation.SIGN && signaturesAt == null) {
@@ -574,6 +576,9 @@ final class KeyedRun {
                 }
                 if (wide) {
                     stats.wideRan(c.count);
+                }
+                if (kernel == region.kernels.signHelped()) {
+                    stats.helpedRan(c.count);
                 }
             }
         }

@@ -16,10 +16,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * all of them, the JCA table's 1,024 and 4,096 callers read lower; docs/performance.md), or when
  * it is its call's only chunk and the device has no keyed signing in flight: alone, a chunk of up
  * to as many tasks as the device runs warps ends sooner on groups (a launch of 1,111 tasks in about
- * half the time), and no other chunk waits behind its groups. One per device; thread-safe.
+ * half the time), and no other chunk waits behind its groups. A chunk that holds its call's whole
+ * share of the device and more tasks than the device runs signing warps at once signs on
+ * {@code sign_keyed_helped_<set>}: one warp a task, and once no task is left to take, warps that
+ * help the tasks still signing, so that the launch does not end one loop at a time. One per
+ * device; thread-safe.
  */
 final class SigningWidth {
-    /** Whether chunks may go wide ({@link CudaConfig#wideSigning()}). */
+    /** Whether chunks may go wide, or helped ({@link CudaConfig#wideSigning()}). */
     private final boolean groups;
     /** Keyed signing warps launched on the device and not yet finished. */
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -33,9 +37,14 @@ final class SigningWidth {
      * {@link #release}: {@code k.signWide()} when its groups and the warps in flight fill at most
      * half the device's signing warps, or when the chunk is its call's only one ({@code lone}), the
      * device has no keyed signing in flight and the chunk has at most as many tasks as the device
-     * runs signing warps at once; else {@code k.signKeyed()}.
+     * runs signing warps at once; {@code k.signHelped()} when the chunk holds its call's whole share
+     * of the device ({@code whole}) and has more tasks than that; else {@code k.signKeyed()}.
      */
-    Kernel acquire(KeyedKernels k, int tasks, boolean lone) {
+    Kernel acquire(KeyedKernels k, int tasks, boolean lone, boolean whole) {
+        if (groups && whole && tasks > k.signKeyed().residentTasks()) {
+            inFlight.addAndGet(tasks);
+            return k.signHelped();
+        }
         if (!groups) {
             inFlight.addAndGet(tasks);
             return k.signKeyed();

@@ -103,7 +103,7 @@ final class StreamSlot implements AutoCloseable {
      */
     static StreamSlot open(DeviceContext device, int index, int slotTasks, HostCopier copier, CudaConfig.Sync sync) {
         long blockBytes = BatchLayout.capacityBytes(slotTasks);
-        long workspaceBytes = Math.max(BatchLayout.ALIGNMENT, device.workspaceBytes(slotTasks));
+        long workspaceBytes = Math.max(BatchLayout.ALIGNMENT, device.slotWorkspaceBytes(slotTasks));
         StreamSlot s = new StreamSlot(device, index, copier, sync, blockBytes, workspaceBytes);
         boolean done = false;
         try {

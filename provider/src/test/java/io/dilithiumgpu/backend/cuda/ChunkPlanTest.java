@@ -89,6 +89,25 @@ class ChunkPlanTest {
     }
 
     @Test
+    void aOneKeySigningCallOnRegisteredMemoryIsOneChunkPerDevice() {
+        ChunkPlan one = ChunkPlan.of(10_000, Operation.SIGN, true, false, DEFAULTS, DeviceLoads.idle(32), true);
+        assertArrayEquals(new int[] {0, 10_000}, one.bounds(), "more tasks than a slot, in one launch");
+        assertEquals(ChunkPlan.Transfer.PUBLISHED, one.transfer());
+        ChunkPlan twoGpus = ChunkPlan.of(20_000, Operation.SIGN, true, false, DEFAULTS, DeviceLoads.idle(32, 32), true);
+        assertArrayEquals(new int[] {0, 10_000, 20_000}, twoGpus.bounds());
+        assertArrayEquals(new int[] {0, 1}, twoGpus.devices(), "a chunk per GPU");
+        int most = KeyedLayout.publishedTasks(BatchLayout.capacityBytes(DEFAULTS.slotTasks()));
+        assertTrue(most >= 16 * DEFAULTS.slotTasks(), most + " tasks in a slot's block");
+        ChunkPlan huge = ChunkPlan.of(2 * most + 1, Operation.SIGN, true, false, DEFAULTS, DeviceLoads.idle(32), true);
+        assertEquals(3, huge.chunks(), "cut only where a slot's block cannot hold the statuses and inputs");
+        for (int c = 0; c < huge.chunks(); c++) {
+            assertTrue(huge.count(c) <= most, "chunk " + c + ": " + huge.count(c));
+        }
+        assertEquals(9, ChunkPlan.of(10_000, Operation.SIGN, true, false, DEFAULTS, DeviceLoads.idle(32)).chunks(),
+                "signing with a key per task: slot-sized chunks");
+    }
+
+    @Test
     void aOneKeyVerificationIsCutIntoWholeSlots() {
         ChunkPlan one = ChunkPlan.of(10_000, Operation.VERIFY, true, false, DEFAULTS, DeviceLoads.idle(32), true);
         assertArrayEquals(new int[] {0, 2_000, 4_000, 6_000, 8_000, 10_000}, one.bounds());
@@ -99,8 +118,8 @@ class ChunkPlanTest {
             assertEquals(2_000, fourGpus.count(c));
             assertEquals(c / 5, fourGpus.device(c), "five chunks per GPU, each GPU's adjacent");
         }
-        assertEquals(9, ChunkPlan.of(10_000, Operation.SIGN, true, false, DEFAULTS, DeviceLoads.idle(32), true)
-                .chunks(), "one-key signing is bound by its kernel: its chunks stay as they were");
+        assertEquals(9, ChunkPlan.of(10_000, Operation.SIGN, false, false, DEFAULTS, DeviceLoads.idle(32), true)
+                .chunks(), "one-key signing on heap arrays, staged through the slots: its chunks stay as they were");
         assertArrayEquals(new int[] {0, 1_500}, ChunkPlan.of(1_500, Operation.VERIFY, true, false, DEFAULTS,
                 DeviceLoads.idle(32), true).bounds());
     }

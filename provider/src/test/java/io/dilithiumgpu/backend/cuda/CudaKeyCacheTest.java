@@ -707,6 +707,48 @@ class CudaKeyCacheTest extends GpuBesideCpu {
         }
     }
 
+    /**
+     * A one-key signing call on registered host memory with more tasks than a slot holds and than
+     * the device runs warps at once: one launch (on warps that help its last tasks, where the
+     * configuration allows groups), bit-exact with the CPU; and the same call with an invalid key,
+     * whose tasks go uncached: INVALID_KEY for each, as on the CPU.
+     */
+    @ParameterizedTest
+    @EnumSource(value = ParameterSet.class, names = {"ML_DSA_44", "DILITHIUM5"})
+    void aWholeOneKeyCallLargerThanASlotMatchesTheCpu(ParameterSet p) {
+        Keys keys = new Keys(p, 1, 0xA11_0EL + p.ordinal());
+        SplittableRandom r = new SplittableRandom(40 + p.ordinal());
+        int n = 2_500;  // past the 2,112 signing warps of an H100 or H200, and the slots below
+        KeyHandle signer = KeyHandle.ofPrivateKey(p, keys.sk(0));
+        byte[] mus = random(r, n * 64);
+        byte[] rnds = random(r, n * p.rndBytes());
+        byte[][] expected = cpuSign(p, n, spread(keys.sk(0), p.privateKeyBytes(), new int[n]), mus, rnds);
+        byte[] bad = keys.sk(0).clone();
+        bad[2 * ParameterSet.SEED_BYTES + p.trBytes()] = (byte) 0xFF;
+        KeyHandle invalid = KeyHandle.ofPrivateKey(p, bad);
+        try (CudaBackend small = GpuTests.openOrSkip(config().toBuilder().slotTasks(1024).minChunkTasks(512).build());
+             HostBuffer musIn = HostBufferFixtures.filled(small::allocateHost, mus);
+             HostBuffer rndsIn = HostBufferFixtures.filled(small::allocateHost, rnds);
+             HostBuffer sigOut = small.allocateHost(expected[0].length)) {
+            for (int round = 0; round < 2; round++) {
+                long helped = small.metrics().getHelpedSigningTaskCount();
+                byte[] status = new byte[n];
+                small.run(BatchRecords.sign(signer, n, musIn, rndsIn, sigOut, status));
+                assertSame(expected, new byte[][] {HostBufferFixtures.contents(sigOut), status}, p + " round " + round);
+                assertEquals(config().wideSigning() ? n : 0, small.metrics().getHelpedSigningTaskCount() - helped,
+                        p + " round " + round + ": one helped launch exactly when the configuration allows");
+            }
+            byte[] status = new byte[n];
+            small.run(BatchRecords.sign(invalid, n, musIn, rndsIn, sigOut, status));
+            byte[] all = new byte[n];
+            Arrays.fill(all, TaskStatus.INVALID_KEY);
+            assertArrayEquals(all, status, p + ": an invalid key's call, uncached");
+        } finally {
+            signer.destroy();
+            invalid.destroy();
+        }
+    }
+
     /** One-key records, on the heap and in pinned host buffers. */
     private void oneKeyRecordsMatchTheCpu(ParameterSet p, byte[] sk, byte[] pk, SplittableRandom r) {
         int n = 9;

@@ -35,6 +35,35 @@ class KeyedLayoutTest {
     }
 
     @Test
+    void aPublishedSigningLaunchHoldsNoSignaturesAndInPlaceOnlyKeyReferencesAndStatuses() {
+        for (ParameterSet p : ParameterSet.values()) {
+            for (boolean messages : new boolean[] {false, true}) {
+                KeyedLayout published = KeyedLayout.launch(p, Operation.SIGN, 10_000, 1, messages, true, false);
+                assertEquals(0, published.part("signatures").bytes(), p + ": signatures written where they lie");
+                assertEquals(10_000, published.part(messages ? "messages" : "mus").records());
+                assertTrue(published.totalBytes() <= 10_000L * KeyedLayout.publishedTaskBytes() + p.privateKeyBytes()
+                        + 6L * BatchLayout.ALIGNMENT, p + " within publishedTaskBytes a task");
+                KeyedLayout inPlace = KeyedLayout.launch(p, Operation.SIGN, 10_000, 0, messages, true, true);
+                assertEquals(0, inPlace.part("rnds").bytes());
+                assertEquals(0, inPlace.part(messages ? "messages" : "mus").bytes());
+                assertEquals(10_000, inPlace.status().records());
+                assertTrue(inPlace.totalBytes() <= 5L * 10_000 + 6L * BatchLayout.ALIGNMENT, p + " in place");
+            }
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> KeyedLayout.launch(ParameterSet.ML_DSA_44, Operation.SIGN, 10, 1, false, true, true),
+                "an uncached key is uploaded, never read in place");
+        assertThrows(IllegalArgumentException.class,
+                () -> KeyedLayout.launch(ParameterSet.ML_DSA_44, Operation.VERIFY, 10, 0, false, true, false));
+        long block = BatchLayout.capacityBytes(2_048);
+        int most = KeyedLayout.publishedTasks(block);
+        for (ParameterSet p : ParameterSet.values()) {
+            assertTrue(KeyedLayout.launch(p, Operation.SIGN, most, 1, true, true, false).totalBytes() <= block,
+                    p + ": " + most + " tasks with their key packed fit the block");
+        }
+    }
+
+    @Test
     void aLaunchOnMessageRecordsCarriesThemInPlaceOfMu() {
         ParameterSet p = ParameterSet.ML_DSA_44;
         KeyedLayout l = KeyedLayout.launch(p, Operation.VERIFY, 10, 1, true);
