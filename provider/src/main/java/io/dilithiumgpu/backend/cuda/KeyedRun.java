@@ -567,6 +567,7 @@ final class KeyedRun {
         } finally {
             wipeStart = System.nanoTime();
             boolean wide = kernel == region.kernels.signWide();
+            boolean helped = kernel == region.kernels.signHelped();
             cleanUp(failure);
             if (failure == null) {
                 stats.chunkRan(c.count, started - c.queuedNanos, packed - started, computed - packed,
@@ -577,7 +578,7 @@ final class KeyedRun {
                 if (wide) {
                     stats.wideRan(c.count);
                 }
-                if (kernel == region.kernels.signHelped()) {
+                if (helped) {
                     stats.helpedRan(c.count);
                 }
             }
