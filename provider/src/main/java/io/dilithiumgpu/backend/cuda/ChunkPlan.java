@@ -188,6 +188,18 @@ record ChunkPlan(int[] bounds, int[] devices, Transfer transfer, boolean tellsEa
         return bounds.length - 1;
     }
 
+    /**
+     * Whether the chunk that starts at task {@code first} is its device's only one: it holds the
+     * device's whole share of the call (each device's chunks are adjacent).
+     */
+    boolean aloneOnDevice(int first) {
+        int c = Arrays.binarySearch(bounds, 0, bounds.length - 1, first);
+        if (c < 0) {
+            throw new IllegalArgumentException("no chunk starts at task " + first);
+        }
+        return (c == 0 || devices[c - 1] != devices[c]) && (c + 1 == chunks() || devices[c + 1] != devices[c]);
+    }
+
     /** The first task of chunk c. */
     int first(int c) {
         return bounds[c];

@@ -455,7 +455,8 @@ final class KeyedRun {
                         signaturesAt != null ? signaturesAt : device(layout.part("signatures")), statusAt}
                 : new CUdeviceptr[] {keysAt, keyOfAt, slotsAt, musAt, msgsAt, device(layout.part("signatures")),
                         statusAt};
-        kernel = secret ? region.cache().width.acquire(region.kernels, n, c.plan.chunks() == 1, inPlace && oneKey)
+        kernel = secret ? region.cache().width.acquire(region.kernels, n, c.plan.chunks() == 1,
+                inPlace && oneKey && c.plan.aloneOnDevice(c.first))
                 : region.kernels.keyed(false);
         slot.launch(kernel, args, n, where);
         if (c.op == Operation.SIGN && signaturesAt == null) {

@@ -38,7 +38,8 @@ final class SigningWidth {
      * half the device's signing warps, or when the chunk is its call's only one ({@code lone}), the
      * device has no keyed signing in flight and the chunk has at most as many tasks as the device
      * runs signing warps at once; {@code k.signHelped()} when the chunk holds its call's whole share
-     * of the device ({@code whole}) and has more tasks than that; else {@code k.signKeyed()}.
+     * of the device ({@code whole}: no other chunk of the call queues behind its helpers) and has more
+     * tasks than that; else {@code k.signKeyed()}.
      */
     Kernel acquire(KeyedKernels k, int tasks, boolean lone, boolean whole) {
         if (groups && whole && tasks > k.signKeyed().residentTasks()) {

@@ -102,7 +102,11 @@ class ChunkPlanTest {
         assertEquals(3, huge.chunks(), "cut only where a slot's block cannot hold the statuses and inputs");
         for (int c = 0; c < huge.chunks(); c++) {
             assertTrue(huge.count(c) <= most, "chunk " + c + ": " + huge.count(c));
+            assertFalse(huge.aloneOnDevice(huge.first(c)), "chunk " + c + " shares its device");
         }
+        assertTrue(one.aloneOnDevice(0));
+        assertTrue(twoGpus.aloneOnDevice(0) && twoGpus.aloneOnDevice(10_000), "each GPU's whole share");
+        assertThrows(IllegalArgumentException.class, () -> one.aloneOnDevice(1));
         assertEquals(9, ChunkPlan.of(10_000, Operation.SIGN, true, false, DEFAULTS, DeviceLoads.idle(32)).chunks(),
                 "signing with a key per task: slot-sized chunks");
     }
