@@ -12,7 +12,7 @@ import jcuda.driver.JCudaDriver;
  *
  * <p>Why: copies submitted on the slots' own streams run side by side and share the link, so a
  * batch's first launch waited for nearly every chunk's inputs; through one upload stream it
- * waits for its own chunk's share of the link (docs/performance.md, kernel_bench DG_H2H).
+ * waits for its own chunk's share of the link (docs/perf-log/history-to-2026-11-26.md, kernel_bench DG_H2H).
  *
  * <p>Thread safety: {@link #upload} is called from any slot's thread; the lane serialises it.
  */
