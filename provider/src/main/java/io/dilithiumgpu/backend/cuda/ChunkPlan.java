@@ -109,7 +109,7 @@ record ChunkPlan(int[] bounds, int[] devices, Transfer transfer, boolean tellsEa
             int from = HostCopier.bound(n, chosen.length, k);
             int share = HostCopier.bound(n, chosen.length, k + 1) - from;
             shares[k] = wholeShares
-                    ? bounds(share, KeyedLayout.publishedTasks(BatchLayout.capacityBytes(config.slotTasks())), 1, share)
+                    ? bounds(share, wholeShareTasks(config.slotTasks()), 1, share)
                     : bounds(share, config.slotTasks(), loads.slots(chosen[k]), minChunkTasks, shortTail);
             for (int i = 0; i < shares[k].length; i++) {
                 shares[k][i] += from;
@@ -130,6 +130,24 @@ record ChunkPlan(int[] bounds, int[] devices, Transfer transfer, boolean tellsEa
         boolean sleep = config.sync().sleepsForLoneChunks() && chunks == 1 && loads.totalInFlight() >= 1;
         return new ChunkPlan(bounds, devices, transfer, listener && transfer == Transfer.PUBLISHED, chunks > 1, sleep,
                 chunks > 1 || op == Operation.VERIFY);
+    }
+
+    /** {@link #wholeShareTasks}'s last answer: slotTasks in the high half, its tasks in the low; 0 before the first. */
+    private static volatile long wholeShare;
+
+    /**
+     * The most tasks one published one-key signing chunk takes on a slot of {@code slotTasks}
+     * ({@link KeyedLayout#publishedTasks}), worked out once per slot size: the block's capacity is
+     * the largest of every set's layouts, too many to build again for each of the batcher's calls.
+     */
+    static int wholeShareTasks(int slotTasks) {
+        long w = wholeShare;
+        if ((int) (w >>> 32) != slotTasks) {
+            int tasks = KeyedLayout.publishedTasks(BatchLayout.capacityBytes(slotTasks));
+            w = (long) slotTasks << 32 | tasks;
+            wholeShare = w;
+        }
+        return (int) w;
     }
 
     /**
