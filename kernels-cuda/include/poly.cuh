@@ -55,6 +55,24 @@ DG_HD void store_consecutive(int32_t* g, const int32_t (&r)[8]) {
 #endif
 }
 
+/** Bits shift..shift + 31 of hi:lo (shift 0..31): a word at a byte offset from two aligned ones. */
+DG_HD uint32_t funnel_right(uint32_t lo, uint32_t hi, int shift) {
+#if DG_ON_DEVICE
+    return __funnelshift_r(lo, hi, (unsigned)shift);
+#else
+    return (uint32_t)((((uint64_t)hi << 32) | lo) >> shift);
+#endif
+}
+
+/** v[0..3] little-endian at p, which is 16-byte aligned: one store on the GPU. */
+DG_HD void store16(uint8_t* p, const uint32_t (&v)[4]) {
+#if DG_ON_DEVICE
+    *reinterpret_cast<uint4*>(p) = make_uint4(v[0], v[1], v[2], v[3]);
+#else
+    for (int j = 0; j < 16; ++j) p[j] = (uint8_t)(v[j / 4] >> (8 * (j % 4)));
+#endif
+}
+
 /** Strided -> consecutive through the exchange buffer x. */
 DG_HD void strided_to_consecutive(int32_t (&r)[8], int32_t* x) {
     const int l = (int)warp::lane();

@@ -264,15 +264,38 @@ struct SignTask {
     }
 
     /**
-     * Copies a staged signature to the task's output, each store of the warp 32 consecutive bytes.
-     * The output may be host memory mapped into the device (published signing, StreamSlot), where
-     * every partly written sector costs a PCIe transaction of its own: the signature is built in
-     * the workspace (an attempt packs z and the hints with scattered byte stores, and rejected
-     * attempts leave partial z) and leaves it once, whole.
+     * Copies a staged signature to the task's output in 16-byte stores at 16-byte boundaries, the
+     * record's first and last bytes apart. The output may be host memory mapped into the device
+     * (published signing, StreamSlot), where every partly written sector costs a PCIe transaction
+     * of its own: the signature is built in the workspace (an attempt packs z and the hints with
+     * scattered byte stores, and rejected attempts leave partial z) and leaves it once, whole; and
+     * a record starts anywhere (signatures are odd sizes), so byte stores, even a warp's 32
+     * consecutive ones, left partial sectors at every store.
      */
     static DG_HD void copy_out(const uint8_t* from, uint8_t* sig) {
         warp::sync();  // every lane's stores of the staged signature come first
-        for (int i = (int)warp::lane(); i < P::SIG_BYTES; i += 32) sig[i] = atomic::load(&from[i]);
+        const int l = (int)warp::lane();
+        // The bytes before sig's first 16-byte boundary (lanes 0..15) and after its last (lanes 16..31).
+        const int head = (int)((0u - (uint32_t)(uintptr_t)sig) & 15u);
+        const int words = (P::SIG_BYTES - head) >> 4;
+        const int tail = head + 16 * words;
+        if (l < head) sig[l] = atomic::load(&from[l]);
+        if (l >= 16 && tail + l - 16 < P::SIG_BYTES) sig[tail + l - 16] = atomic::load(&from[tail + l - 16]);
+        // The staged bytes from + head + 16 w ... lie `shift` bytes into the aligned words of from.
+        const uint32_t* src = reinterpret_cast<const uint32_t*>(from) + (head >> 2);
+        const int shift = 8 * (head & 3);
+        for (int w = l; w < words; w += 32) {
+            uint32_t a[5];
+            DG_UNROLL
+            for (int j = 0; j < 4; ++j) a[j] = atomic::load(&src[4 * w + j]);
+            // The fifth word holds the last bytes only when the copy is not word-aligned, and lies
+            // within the staged signature then.
+            a[4] = shift != 0 ? atomic::load(&src[4 * w + 4]) : 0u;
+            uint32_t v[4];
+            DG_UNROLL
+            for (int j = 0; j < 4; ++j) v[j] = funnel_right(a[j], a[j + 1], shift);
+            store16(sig + head + 16 * w, v);
+        }
     }
 
     /** The staged signature in a workspace slice. */

@@ -432,6 +432,37 @@ void test_streams() {
     std::printf("  expand: ExpandA/ExpandS/ExpandMask lane streams and SampleInBall vs references\n");
 }
 
+// ---------------------------------------------------------------- signature copy-out
+
+/** SignTask::copy_out to a record at every offset from a 16-byte boundary: every byte, and none beside. */
+template <class P>
+void copy_out_for(const char* name) {
+    constexpr int STAGED = (P::SIG_BYTES + 15) / 16 * 16;
+    alignas(16) uint8_t staged[STAGED];
+    alignas(16) uint8_t out[P::SIG_BYTES + 64];
+    bool ok = true;
+    for (int offset = 0; offset < 32; ++offset) {
+        for (uint8_t& b : staged) b = (uint8_t)rand32();
+        std::memset(out, 0xA5, sizeof out);
+        uint8_t* sig = out + 16 + offset;
+        dgtest::run_warp([&] { SignTask<P>::copy_out(staged, sig); });
+        ok &= std::memcmp(sig, staged, P::SIG_BYTES) == 0;
+        for (uint8_t* b = out; b < sig; ++b) ok &= *b == 0xA5;
+        for (uint8_t* b = sig + P::SIG_BYTES; b < out + sizeof out; ++b) ok &= *b == 0xA5;
+    }
+    CHECK(ok, "%s copy_out at offsets 0..31 from a 16-byte boundary", name);
+}
+
+void test_copy_out() {
+    copy_out_for<Dilithium2>("Dilithium2");
+    copy_out_for<Dilithium3>("Dilithium3");
+    copy_out_for<Dilithium5>("Dilithium5");
+    copy_out_for<MlDsa44>("ML-DSA-44");
+    copy_out_for<MlDsa65>("ML-DSA-65");
+    copy_out_for<MlDsa87>("ML-DSA-87");
+    std::printf("  copy-out: every set's signature to records at offsets 0..31, nothing written beside\n");
+}
+
 // ---------------------------------------------------------------- whole tasks
 
 template <class F>
@@ -1197,6 +1228,7 @@ int main(int argc, char** argv) {
     if (run("ntt")) test_ntt();
     if (run("rounding")) test_rounding();
     if (run("pack")) test_pack();
+    if (run("copy")) test_copy_out();
     if (run("streams")) test_streams();
     if (run("reference")) test_reference(vectors);
     if (run("tasks")) test_tasks(vectors, per_group);
