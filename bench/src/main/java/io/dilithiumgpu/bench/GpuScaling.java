@@ -113,9 +113,9 @@ final class GpuScaling {
         for (ParameterSet p : s.sets()) {
             try (BatchBench bench = new BatchBench(backend, p, batch, check, s.samples(), random, s.memory())) {
                 for (Operation op : Operation.values()) {
+                    Runs.warmUp(ThroughputCli.stage(bench, op), s.warmup(), s.warmupNanos());
                     ChunkTimes before = ChunkTimes.of(backend);
-                    double[] rates = Runs.measure(ThroughputCli.stage(bench, op), batch, s.warmup(), s.warmupNanos(),
-                            s.runs());
+                    double[] rates = Runs.measure(ThroughputCli.stage(bench, op), batch, 0, s.runs());
                     ChunkTimes spent = ChunkTimes.of(backend).minus(before);
                     System.err.printf(Locale.ROOT, "[throughput] %s %s %s: %s%n", label, p, ThroughputCli.opName(op),
                             spent);

@@ -28,16 +28,9 @@ import java.util.Arrays;
  *                   the chunk, instead of waiting as the context's scheduling flag says
  *                   ({@link CudaConfig.Sync#ADAPTIVE}: a lone chunk while other chunks are in
  *                   flight, as the batcher's batches of concurrent single calls are)
- * @param onCaller   whether the calling thread runs the first device's chunks itself on the
- *                   idle slots it claims (a call of several chunks, or a verification chunk: its
- *                   caller would otherwise wait for a worker to wake), handing every other
- *                   device's chunks to that device's workers, which do the same there, so that
- *                   the devices' launches run side by side; a share of many chunks is dealt to
- *                   several threads, the caller taking the first part ({@link LaunchSplit});
- *                   chunks that find no idle slot are queued for the device's workers
  */
 record ChunkPlan(int[] bounds, int[] devices, Transfer transfer, boolean tellsEarly, boolean ordered,
-                 boolean sleep, boolean onCaller) {
+                 boolean sleep) {
 
     /** How a chunk's records travel between the caller's memory and the device. */
     enum Transfer {
@@ -128,8 +121,7 @@ record ChunkPlan(int[] bounds, int[] devices, Transfer transfer, boolean tellsEa
         bounds[chunks] = n;
         Transfer transfer = !pinned ? Transfer.STAGED : op == Operation.SIGN ? Transfer.PUBLISHED : Transfer.DIRECT;
         boolean sleep = config.sync().sleepsForLoneChunks() && chunks == 1 && loads.totalInFlight() >= 1;
-        return new ChunkPlan(bounds, devices, transfer, listener && transfer == Transfer.PUBLISHED, chunks > 1, sleep,
-                chunks > 1 || op == Operation.VERIFY);
+        return new ChunkPlan(bounds, devices, transfer, listener && transfer == Transfer.PUBLISHED, chunks > 1, sleep);
     }
 
     /** {@link #wholeShareTasks}'s last answer: slotTasks in the high half, its tasks in the low; 0 before the first. */
@@ -232,20 +224,20 @@ record ChunkPlan(int[] bounds, int[] devices, Transfer transfer, boolean tellsEa
     public boolean equals(Object o) {
         return o instanceof ChunkPlan p && Arrays.equals(bounds, p.bounds) && Arrays.equals(devices, p.devices)
                 && transfer == p.transfer
-                && tellsEarly == p.tellsEarly && ordered == p.ordered && sleep == p.sleep && onCaller == p.onCaller;
+                && tellsEarly == p.tellsEarly && ordered == p.ordered && sleep == p.sleep;
     }
 
     @Override
     public int hashCode() {
         return 31 * (31 * Arrays.hashCode(bounds) + Arrays.hashCode(devices))
-                + java.util.Objects.hash(transfer, tellsEarly, ordered, sleep, onCaller);
+                + java.util.Objects.hash(transfer, tellsEarly, ordered, sleep);
     }
 
     @Override
     public String toString() {
         return "ChunkPlan[bounds=" + Arrays.toString(bounds) + ", devices=" + Arrays.toString(devices) + ", "
                 + transfer + (tellsEarly ? ", tells early" : "")
-                + (ordered ? ", ordered uploads" : "") + (sleep ? ", sleeps" : "") + (onCaller ? ", on caller" : "")
+                + (ordered ? ", ordered uploads" : "") + (sleep ? ", sleeps" : "")
                 + "]";
     }
 }

@@ -81,8 +81,8 @@ public interface CudaBackendMXBean {
 
     /**
      * Chunks their caller ran on its own thread, on a slot it found idle, instead of handing them
-     * to the slot's worker: the chunks of calls of several, and lone verification chunks (as the
-     * batcher's batches of single calls are).
+     * to the slot's worker: the first device's first part of every call (the one chunk of each of
+     * the batcher's batches among them).
      */
     long getInlineChunkCount();
 

@@ -253,8 +253,11 @@ final class DeviceSet implements AutoCloseable {
     /**
      * Runs {@code n} tasks of {@code op}: plans the call over the devices, deals each device's
      * share to its launching threads ({@link LaunchSplit}), hands each part to that device's
-     * workers, except the first device's first part, which runs on the calling thread when the
-     * plan says so ({@link ChunkPlan#onCaller}), and waits for all chunks.
+     * workers, except the first device's first part, which the calling thread runs itself on the
+     * idle slots it claims (those that find none are queued for the workers), and waits for all
+     * chunks. Why on the caller: it waits for the call anyway, and a hand-off would add a worker's
+     * wake-up before the launch and the caller's after it (a lone chunk as much as a call of
+     * several; the batcher's batch threads are such callers).
      *
      * @param arrays the caller's arrays in {@link BatchLayout} region order, status last (the only
      *               entry used when {@code pinned} is not null)
@@ -294,7 +297,7 @@ final class DeviceSet implements AutoCloseable {
                 }
                 List<List<Chunk>> parts = LaunchSplit.deal(chunks.subList(from, to), slotCounts[device]);
                 for (int p = 0; p < parts.size(); p++) {
-                    if (from == 0 && p == 0 && plan.onCaller()) {
+                    if (from == 0 && p == 0) {
                         own = parts.get(p);
                         ownDevice = device;
                     } else {

@@ -159,24 +159,20 @@ class ChunkPlanTest {
         assertFalse(ChunkPlan.of(10, Operation.SIGN, false, true, SMALL, oneDevice(0)).tellsEarly(), "heap arrays");
         assertFalse(ChunkPlan.of(10, Operation.VERIFY, true, true, SMALL, oneDevice(0)).tellsEarly(), "not published");
         assertThrows(IllegalArgumentException.class,
-                () -> new ChunkPlan(new int[] {0, 1}, new int[] {0}, ChunkPlan.Transfer.DIRECT, true, false, false, false));
+                () -> new ChunkPlan(new int[] {0, 1}, new int[] {0}, ChunkPlan.Transfer.DIRECT, true, false, false));
     }
 
     @Test
-    void aCallOfSeveralChunksUploadsInOrderAndRunsOnItsCaller() {
+    void aCallOfSeveralChunksUploadsInOrder() {
         ChunkPlan bulk = ChunkPlan.of(3 * 64, Operation.KEYGEN, false, false, SMALL, oneDevice(5));
         assertEquals(3, bulk.chunks());
         assertTrue(bulk.ordered());
-        assertTrue(bulk.onCaller());
         assertFalse(bulk.sleep(), "a bulk call waits as the context says, however busy the slots");
         assertEquals(64, bulk.first(1));
         assertEquals(64, bulk.count(2));
         ChunkPlan lone = ChunkPlan.of(10, Operation.KEYGEN, false, false, SMALL, oneDevice(0));
         assertEquals(1, lone.chunks());
         assertFalse(lone.ordered(), "a lone chunk copies on its own slot's stream");
-        assertFalse(lone.onCaller(), "a lone key generation or signing chunk goes to the workers");
-        assertTrue(ChunkPlan.of(10, Operation.VERIFY, false, false, SMALL, oneDevice(0)).onCaller(),
-                "a lone verification chunk runs on its caller");
     }
 
     @Test
@@ -222,7 +218,7 @@ class ChunkPlanTest {
             assertEquals(both.device(alone.chunks()), both.device(alone.chunks() + c));
         }
         assertTrue(both.device(0) != both.device(alone.chunks()), "both devices used");
-        assertTrue(both.onCaller() && both.ordered());
+        assertTrue(both.ordered());
     }
 
     @Test

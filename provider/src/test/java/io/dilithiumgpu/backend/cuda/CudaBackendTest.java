@@ -486,15 +486,18 @@ class CudaBackendTest extends GpuBesideCpu {
     }
 
     /**
-     * Lone verification chunks run on their callers' threads when a slot is idle (more callers
-     * than slots: some queue for the workers instead); every verdict is right either way.
+     * Lone signing and verification chunks run on their callers' threads when a slot is idle
+     * (more callers than slots: some queue for the workers instead); every signature is the CPU's
+     * and every verdict right either way.
      */
     @Test
-    void loneVerificationChunksRunOnTheirCallersThreadsWithTheRightVerdicts() throws Exception {
+    void loneChunksRunOnTheirCallersThreadsWithTheRightResults() throws Exception {
         ParameterSet p = ParameterSet.ML_DSA_44;
         Case c = new Case(p, 40, 0x5EED_000BL);
         int pk = p.publicKeyBytes();
+        int sk = p.privateKeyBytes();
         int s = p.signatureBytes();
+        int rnd = p.rndBytes();
         long inlineBefore = gpu.metrics().getInlineChunkCount();
         ExecutorService callers = Executors.newFixedThreadPool(8);
         try {
@@ -513,6 +516,16 @@ class CudaBackendTest extends GpuBesideCpu {
                             assertEquals(t == bad ? TaskStatus.REJECTED : TaskStatus.OK, status[t],
                                     "task " + (first + t));
                         }
+                    }));
+                    results.add(callers.submit(() -> {
+                        byte[] sigs = new byte[5 * s];
+                        byte[] status = new byte[5];
+                        gpu.run(BatchRecords.sign(p, 5, Arrays.copyOfRange(c.sks, first * sk, (first + 5) * sk),
+                                Arrays.copyOfRange(c.mus, first * 64, (first + 5) * 64),
+                                Arrays.copyOfRange(c.rnds, first * rnd, (first + 5) * rnd), sigs, status));
+                        assertArrayEquals(new byte[5], status, "tasks " + first + " to " + (first + 4));
+                        assertArrayEquals(Arrays.copyOfRange(c.sigs, first * s, (first + 5) * s), sigs,
+                                "signatures " + first + " to " + (first + 4));
                     }));
                 }
             }
