@@ -93,6 +93,13 @@ public final class Router implements RouterMXBean {
     private final HostLoad host;
     /** Calls the rule sent direct that went to the batcher because the host's cores were busy. */
     private final LongAdder hostBatchCount = new LongAdder();
+    /** Why {@link #route} sent calls to their callers' threads beside a GPU, as {@link #getDirectReasons} names them. */
+    private static final String[] DIRECT_REASONS = {"measure", "rule", "probe", "trial"};
+    private static final int BY_MEASURE = 0;
+    private static final int BY_RULE = 1;
+    private static final int BY_PROBE = 2;
+    private static final int BY_TRIAL = 3;
+    private final LongAdder[] directBy = {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder()};
 
     /** 0: not known yet; 1: the batcher runs on a GPU; 2: on the CPU. */
     private volatile int batchOnGpu;
@@ -272,7 +279,7 @@ public final class Router implements RouterMXBean {
         sample(now);
         int running = directRunning.get();
         if (running < cores && e[CORE].claim(now, REFRESH_NANOS)) {
-            return Route.DIRECT;
+            return direct(BY_MEASURE);
         }
         if (e[BATCH].claim(now, REFRESH_NANOS)) {
             return Route.BATCH;
@@ -287,7 +294,7 @@ public final class Router implements RouterMXBean {
         Route imposed = t.imposed();
         if (imposed != null) {
             l.chose(imposed == Route.BATCH);
-            return imposed;
+            return imposed == Route.DIRECT ? direct(BY_TRIAL) : imposed;
         }
         l.chose(r == Route.BATCH);
         if (r != rule) {
@@ -296,9 +303,15 @@ public final class Router implements RouterMXBean {
             return r;
         }
         if (r == Route.BATCH && running < cores && probes(e[CORE], batch, now)) {
-            return Route.DIRECT;
+            return direct(BY_PROBE);
         }
-        return r;
+        return r == Route.DIRECT ? direct(BY_RULE) : r;
+    }
+
+    /** {@link Route#DIRECT}, counted under {@code reason} ({@link #getDirectReasons}). */
+    private Route direct(int reason) {
+        directBy[reason].increment();
+        return Route.DIRECT;
     }
 
     /**
@@ -697,6 +710,15 @@ public final class Router implements RouterMXBean {
     @Override
     public long getHostBatchCount() {
         return hostBatchCount.sum();
+    }
+
+    @Override
+    public Map<String, Long> getDirectReasons() {
+        Map<String, Long> out = new TreeMap<>();
+        for (int i = 0; i < DIRECT_REASONS.length; i++) {
+            out.put(DIRECT_REASONS[i], directBy[i].sum());
+        }
+        return out;
     }
 
     @Override

@@ -54,6 +54,16 @@ public interface RouterMXBean {
     long getHostBatchCount();
 
     /**
+     * The calls the router sent to their callers' threads while the batcher runs on a GPU, by why:
+     * {@code measure} (the direct route's estimate warming up, or due for its refresh),
+     * {@code rule} (a call on its caller's thread ends sooner than the batch round trip at this
+     * load), {@code probe} (the direct engine's last call said it would, though its average says
+     * not) and {@code trial} (a saturation trial of the direct route took every call). Signatures
+     * on the JDK's engine are not among them.
+     */
+    Map<String, Long> getDirectReasons();
+
+    /**
      * Trials of the other route by the calls it completes, run while the cores were full
      * ({@code SaturationTrial}), over every operation and set.
      */

@@ -548,5 +548,7 @@ class RouterScenarioTest {
         l = virtualLevel(r, 4_096, 3, 3_000 * MILLIS, 1_000 * MILLIS, VERIFY_VIRTUAL, 64, 1_000 * MILLIS);
         assertTrue(l.batched <= 0.05 * l.calls, l.toString());
         assertEquals(2, r.getTrialsWon(), "the batch route's trial won at 4,096 callers, the direct route's at 64");
+        assertTrue(r.getDirectReasons().get("trial") > 0, "the direct route's trial sent the calls direct: "
+                + r.getDirectReasons());
     }
 }

@@ -101,6 +101,8 @@ class RouterTest {
             assertEquals(Route.DIRECT, verify(r, 60 * MICROS, 150 * MICROS));
         }
         assertTrue(r.getEstimateNanos().get("ML-DSA-44 verify direct") < r.getEstimateNanos().get("ML-DSA-44 verify batch"));
+        assertEquals(Map.of("measure", (long) Estimate.WARM_SAMPLES, "rule", 100L, "probe", 0L, "trial", 0L),
+                r.getDirectReasons(), "the warm-up's direct calls measured the route; the rule chose the rest");
     }
 
     @Test
@@ -133,6 +135,7 @@ class RouterTest {
         assertEquals(Route.BATCH, r.route(Operation.VERIFY, P), "one probe at a time");
         now += 250 * MICROS;
         r.ended(Operation.VERIFY, P, Route.DIRECT, probe);
+        assertEquals(1L, r.getDirectReasons().get("probe"));
         for (int i = 0; i < 100; i++) {
             assertEquals(Route.DIRECT, verify(r, 250 * MICROS, 550 * MICROS), "call " + i);
         }
