@@ -8,8 +8,8 @@ import java.util.Map;
 /**
  * The router's calls per route ({@link io.dilithiumgpu.route.RouterMXBean}) between two snapshots, as
  * shares; {@code shared}: the direct signatures whose rejection loops helper threads joined;
- * {@code why}: the calls sent direct beside a GPU, by reason ({@code RouterMXBean.getDirectReasons},
- * in its order), so that a cell where many calls went direct shows what sent them.
+ * {@code why}: the calls sent direct beside a GPU, by reason ({@code RouterMXBean.getDirectReasons}),
+ * so that a cell where many calls went direct shows what sent them.
  */
 record RouteShare(long direct, long batch, long jdk, long shared, Map<String, Long> why) {
 

@@ -75,6 +75,12 @@ public final class Router implements RouterMXBean {
     private static final int JDK = 1;
     private static final int BATCH = 2;
     private static final String[] KIND_NAMES = {"direct", "jdk", "batch"};
+    /** Why {@link #route} sent a call to its caller's thread beside a GPU, the indices of {@link #directBy}. */
+    private static final String[] DIRECT_REASONS = {"measure", "rule", "probe", "trial"};
+    private static final int BY_MEASURE = 0;
+    private static final int BY_RULE = 1;
+    private static final int BY_PROBE = 2;
+    private static final int BY_TRIAL = 3;
 
     private final BooleanSupplier batchOnGpuProbe;
     private final LongSupplier clock;
@@ -93,12 +99,7 @@ public final class Router implements RouterMXBean {
     private final HostLoad host;
     /** Calls the rule sent direct that went to the batcher because the host's cores were busy. */
     private final LongAdder hostBatchCount = new LongAdder();
-    /** Why {@link #route} sent calls to their callers' threads beside a GPU, as {@link #getDirectReasons} names them. */
-    private static final String[] DIRECT_REASONS = {"measure", "rule", "probe", "trial"};
-    private static final int BY_MEASURE = 0;
-    private static final int BY_RULE = 1;
-    private static final int BY_PROBE = 2;
-    private static final int BY_TRIAL = 3;
+    /** The calls {@link #route} sent to their callers' threads beside a GPU, by {@link #DIRECT_REASONS}. */
     private final LongAdder[] directBy = {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder()};
 
     /** 0: not known yet; 1: the batcher runs on a GPU; 2: on the CPU. */
