@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The tasks of one launch grouped by key: first by the key object each task names (its key
@@ -15,15 +16,20 @@ import java.util.Map;
  * one per launch and turns it into the launch's {@code keyOf} ({@link #keyOf}).
  *
  * <p>Tasks are numbered 0..n-1 within the launch; groups 0..groups()-1 in the order of their
- * first task.
+ * first task. A one-key launch's grouping ({@link #one}) holds no per-task array until a task
+ * leaves it: a one-key call of ten thousand tasks would otherwise allocate and fill arrays of
+ * ten thousand entries that say nothing.
  */
 final class KeyGroups {
-    private final int[] groupOf;
+    /** Per task, its group or -1; null while every task is in group 0 ({@link #one}). */
+    private int[] groupOf;
+    private final int count;
     private final int[] firstTask;
     private final int[] tasks;
 
-    private KeyGroups(int[] groupOf, int[] firstTask, int[] tasks) {
+    private KeyGroups(int[] groupOf, int count, int[] firstTask, int[] tasks) {
         this.groupOf = groupOf;
+        this.count = count;
         this.firstTask = firstTask;
         this.tasks = tasks;
     }
@@ -57,16 +63,16 @@ final class KeyGroups {
             groupOf[i] = g;
             tasks[g]++;
         }
-        return new KeyGroups(groupOf, Arrays.copyOf(firstTask, groups), Arrays.copyOf(tasks, groups));
+        return new KeyGroups(groupOf, count, Arrays.copyOf(firstTask, groups), Arrays.copyOf(tasks, groups));
     }
 
     /** One group for all {@code count} tasks: a one-key launch. */
     static KeyGroups one(int count) {
-        return new KeyGroups(new int[count], new int[] {0}, new int[] {count});
+        return new KeyGroups(null, count, new int[] {0}, new int[] {count});
     }
 
     int tasks() {
-        return groupOf.length;
+        return count;
     }
 
     int groups() {
@@ -75,7 +81,8 @@ final class KeyGroups {
 
     /** Task i's group, or -1 when it is alone. */
     int groupOf(int task) {
-        return groupOf[task];
+        Objects.checkIndex(task, count);
+        return groupOf == null ? 0 : groupOf[task];
     }
 
     /** The first task of group g (the one whose bytes stand for the group). */
@@ -90,13 +97,17 @@ final class KeyGroups {
 
     /** Takes task i out of its group (its bytes are not its key object's): it runs alone, uncached. */
     void detach(int task) {
+        Objects.checkIndex(task, count);
+        if (groupOf == null) {
+            groupOf = new int[count];
+        }
         int g = groupOf[task];
         if (g >= 0) {
             groupOf[task] = -1;
             tasks[g]--;
             if (firstTask[g] == task) {
                 int next = -1;
-                for (int i = task + 1; i < groupOf.length && next < 0; i++) {
+                for (int i = task + 1; i < count && next < 0; i++) {
                     next = groupOf[i] == g ? i : -1;
                 }
                 firstTask[g] = next;
@@ -115,15 +126,15 @@ final class KeyGroups {
         if (keys.size() != groups()) {
             throw new IllegalArgumentException(keys.size() + " keys for " + groups() + " groups");
         }
-        if (groups() == 1 && keys.get(0) != null && tasks[0] == groupOf.length) {
+        if (groups() == 1 && keys.get(0) != null && tasks[0] == count) {
             // One key for every task (a one-key launch, or one key object): nothing to merge.
             merged.add(keys.get(0));
-            return new KeyGroups(groupOf.clone(), firstTask.clone(), tasks.clone());
+            return new KeyGroups(groupOf == null ? null : groupOf.clone(), count, firstTask.clone(), tasks.clone());
         }
         Map<K, Integer> index = new HashMap<>();
         int[] remap = new int[groups()];
         List<Integer> first = new ArrayList<>();
-        List<Integer> count = new ArrayList<>();
+        List<Integer> sizes = new ArrayList<>();
         for (int g = 0; g < groups(); g++) {
             K key = keys.get(g);
             if (key == null || tasks[g] == 0) {
@@ -135,20 +146,21 @@ final class KeyGroups {
                 to = first.size();
                 index.put(key, to);
                 first.add(firstTask[g]);
-                count.add(0);
+                sizes.add(0);
                 merged.add(key);
             } else if (firstTask[g] < first.get(to)) {
                 first.set(to, firstTask[g]);
             }
-            count.set(to, count.get(to) + tasks[g]);
+            sizes.set(to, sizes.get(to) + tasks[g]);
             remap[g] = to;
         }
-        int[] newGroupOf = new int[groupOf.length];
-        for (int i = 0; i < groupOf.length; i++) {
-            newGroupOf[i] = groupOf[i] < 0 ? -1 : remap[groupOf[i]];
+        int[] newGroupOf = new int[count];
+        for (int i = 0; i < count; i++) {
+            int g = groupOf(i);
+            newGroupOf[i] = g < 0 ? -1 : remap[g];
         }
-        return new KeyGroups(newGroupOf, first.stream().mapToInt(Integer::intValue).toArray(),
-                count.stream().mapToInt(Integer::intValue).toArray());
+        return new KeyGroups(newGroupOf, count, first.stream().mapToInt(Integer::intValue).toArray(),
+                sizes.stream().mapToInt(Integer::intValue).toArray());
     }
 
     /**
@@ -157,9 +169,10 @@ final class KeyGroups {
      * in task order, then the tasks alone. Entry j is the task launched j-th.
      */
     int[] launchOrder() {
-        int n = groupOf.length;
+        int n = count;
         int[] next = new int[groups() + 1];
-        for (int g : groupOf) {
+        for (int i = 0; i < n; i++) {
+            int g = groupOf(i);
             if (g >= 0) {
                 next[g + 1]++;
             }
@@ -170,7 +183,7 @@ final class KeyGroups {
         int alone = next[groups()];
         int[] order = new int[n];
         for (int i = 0; i < n; i++) {
-            int g = groupOf[i];
+            int g = groupOf(i);
             order[g >= 0 ? next[g]++ : alone++] = i;
         }
         return order;
@@ -193,16 +206,15 @@ final class KeyGroups {
         if (slotOfGroup.length != groups()) {
             throw new IllegalArgumentException(slotOfGroup.length + " slots for " + groups() + " groups");
         }
-        int n = groupOf.length;
+        int n = count;
         if (order != null && order.length != n) {
             throw new IllegalArgumentException("an order of " + order.length + " tasks for " + n);
         }
-        int[] keyOf = new int[n];
         if (groups() == 1 && tasks[0] == n && slotOfGroup[0] >= 0) {
             // Every task reads the one cached key: no record, the order aside.
-            Arrays.fill(keyOf, slotOfGroup[0]);
-            return new KeyedTasks(keyOf, new int[0], n);
+            return KeyedTasks.oneSlot(slotOfGroup[0], n);
         }
+        int[] keyOf = new int[n];
         int[] records = new int[n];
         int[] recordOfGroup = new int[groups()];
         Arrays.fill(recordOfGroup, -1);
@@ -210,7 +222,7 @@ final class KeyGroups {
         int cached = 0;
         for (int j = 0; j < n; j++) {
             int i = order == null ? j : order[j];
-            int g = groupOf[i];
+            int g = groupOf(i);
             if (g >= 0 && slotOfGroup[g] >= 0) {
                 keyOf[j] = slotOfGroup[g];
                 cached++;

@@ -400,7 +400,7 @@ final class KeyedRun {
         }
         ByteBuffer h = slot.host().duplicate().order(ByteOrder.LITTLE_ENDIAN);
         h.position(Math.toIntExact(keyOf.offset()));
-        h.asIntBuffer().put(tasks.keyOf());
+        tasks.writeKeyOf(h.asIntBuffer());
         List<Integer> fields = taskInputFields();
         if (inPlace) {
             inputs = Inputs.IN_PLACE;

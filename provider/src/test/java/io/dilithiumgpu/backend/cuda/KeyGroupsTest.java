@@ -113,6 +113,53 @@ class KeyGroupsTest {
     }
 
     @Test
+    void aOneKeyLaunchWritesItsSlotForEveryTaskWithoutAnArrayOfIt() {
+        // Past the writer's fill of 256, and a remainder: 600 tasks.
+        KeyGroups g = KeyGroups.one(600);
+        List<String> merged = new ArrayList<>();
+        KeyGroups b = g.byKey(List.of("id"), merged);
+        assertEquals(600, b.tasks());
+        assertEquals(600, b.tasks(0));
+        KeyedTasks t = b.keyOf(new int[] {9});
+        assertEquals(600, t.tasks());
+        assertEquals(600, t.cached());
+        assertEquals(0, t.uncachedRecords());
+        java.nio.IntBuffer to = java.nio.IntBuffer.allocate(602);
+        to.put(-7);
+        t.writeKeyOf(to);
+        assertEquals(601, to.position(), "the writer advances by the tasks");
+        to.put(-8);
+        int[] written = to.array();
+        assertEquals(-7, written[0]);
+        assertEquals(-8, written[601]);
+        for (int j = 1; j <= 600; j++) {
+            assertEquals(9, written[j], "position " + (j - 1));
+        }
+        int[] expected = new int[600];
+        Arrays.fill(expected, 9);
+        assertArrayEquals(expected, t.keyOf());
+        assertArrayEquals(new int[] {0, 1, 2, 3}, KeyGroups.one(4).launchOrder());
+        assertThrows(IllegalArgumentException.class, () -> KeyedTasks.oneSlot(-1, 3));
+        assertThrows(IndexOutOfBoundsException.class, () -> g.groupOf(600));
+    }
+
+    @Test
+    void aTaskDetachedFromAOneKeyLaunchRunsAloneAndTheOthersKeepTheGroup() {
+        KeyGroups g = KeyGroups.one(4);
+        g.detach(0);
+        assertEquals(List.of(-1, 0, 0, 0), groupList(g));
+        assertEquals(3, g.tasks(0));
+        assertEquals(1, g.firstTask(0), "the group's first task moves to the next one in it");
+        KeyedTasks t = g.keyOf(new int[] {5});
+        assertArrayEquals(new int[] {-1, 5, 5, 5}, t.keyOf());
+        assertArrayEquals(new int[] {0}, t.records());
+        java.nio.IntBuffer to = java.nio.IntBuffer.allocate(4);
+        t.writeKeyOf(to);
+        assertArrayEquals(new int[] {-1, 5, 5, 5}, to.array());
+        assertArrayEquals(new int[] {1, 2, 3, 0}, g.launchOrder());
+    }
+
+    @Test
     void oneKeyObjectForEveryTaskStaysOneGroupByKeyAndOwnsItsArrays() {
         Object k = new Object();
         KeyGroups g = KeyGroups.of(new Object[] {k, k, k}, 0, 3);
