@@ -6,7 +6,8 @@ package io.dilithiumgpu.route;
  *
  * <p>A duel runs for at least {@value #WINDOW_MILLIS} ms and until the engine passed over has
  * signed {@value #SAMPLES} signatures; meanwhile one covered signature in
- * {@value RouteChoice#EXPLORE} goes to the engine passed over. At its end each engine's mean time
+ * {@value RouteChoice#EXPLORE} goes to the engine passed over, in runs of {@value #RUN} in a row.
+ * At its end each engine's mean time
  * over the signatures begun in the window decides ({@link RouteChoice#preferJdk}: the engine in use
  * keeps the calls unless the other is faster by its margin). The next duel starts
  * {@value #INTERVAL_MILLIS} ms after, or at once when the load falls within the cores
@@ -18,6 +19,13 @@ package io.dilithiumgpu.route;
  * by signatures of the load before (a level of many callers' samples kept the slower engine in use
  * through the next level of one caller; docs/performance.md). In one window both see the same load,
  * the same collections and the same JIT, each in proportion to its signatures.
+ *
+ * <p>Why in runs: the core's signatures share their rejection loops with helper threads on idle
+ * cores ({@code SigningHelpers}), which spin a little after a loop and then park. A lone signature
+ * every sixteenth found its helper parked and paid its wake-up, so that the core passed over was
+ * timed slower than it signs once in use, and a duel it lost once it lost for good (one caller on
+ * two cores: 170 to 177 µs a signature against 119 to 124 in use, the JDK's engine 153 to 163;
+ * docs/performance.md). In a run the signatures after the first find the helper still spinning.
  *
  * <p>Why a window of time as well as a count: a collection every hundred milliseconds or so, a
  * signature's rejection loop of one attempt or a dozen: a mean over a tenth of a second and 32 or
@@ -32,6 +40,8 @@ final class EngineDuel {
     static final int SAMPLES = 32;
     static final long INTERVAL_MILLIS = 1_000;
     static final long LONGEST_MILLIS = 1_000;
+    /** Covered signatures in a row that the engine passed over takes during a duel. */
+    static final int RUN = 4;
     private static final long WINDOW_NANOS = WINDOW_MILLIS * 1_000_000;
     private static final long INTERVAL_NANOS = INTERVAL_MILLIS * 1_000_000;
     private static final long LONGEST_NANOS = LONGEST_MILLIS * 1_000_000;
@@ -42,7 +52,7 @@ final class EngineDuel {
     private volatile boolean dueling;
     /** When the duel running began, or the last one ended. */
     private volatile long since;
-    /** Covered signatures routed in this duel (written racily: spreads the engine passed over's share). */
+    /** Covered signatures routed in this duel, modulo a cycle of runs (written racily: spreads the engine passed over's share). */
     private int calls;
     private final long[] sum = new long[2];
     private final int[] count = new int[2];
@@ -64,9 +74,11 @@ final class EngineDuel {
         if (!dueling) {
             return jdk;
         }
+        // The last RUN of every RUN × EXPLORE: one in EXPLORE, in runs.
+        int cycle = RUN * RouteChoice.EXPLORE;
         int n = calls + 1;
-        calls = n >= RouteChoice.EXPLORE ? 0 : n;
-        return n >= RouteChoice.EXPLORE ? !jdk : jdk;
+        calls = n >= cycle ? 0 : n;
+        return n > cycle - RUN ? !jdk : jdk;
     }
 
     /**

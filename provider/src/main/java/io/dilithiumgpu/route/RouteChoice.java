@@ -32,7 +32,7 @@ public final class RouteChoice {
     static final double ENGINE_MARGIN = 0.05;
     /**
      * One signature in this many goes to the engine not in use while its cost is not current, to
-     * measure it again ({@code Router.toJdk}).
+     * measure it again ({@code Router.toJdk}; in runs, {@code EngineDuel.RUN}).
      */
     static final int EXPLORE = 16;
 

@@ -369,8 +369,8 @@ public final class Router implements RouterMXBean {
         }
         if (spreads && spareCores() >= SPREAD_CORES) {
             // Idle cores: the core signs with helpers on them (Scheme.sign), which the JDK's engine
-            // cannot. Not left to the duel, which would time the core by the one call in
-            // RouteChoice.EXPLORE it takes, each finding its helpers parked.
+            // cannot. Not left to the duel, which times the core by the one call in
+            // RouteChoice.EXPLORE it takes (in runs, the first of each finding its helpers parked).
             return false;
         }
         return duels[p.ordinal()].toJdk(now);

@@ -42,6 +42,23 @@ class EngineDuelTest {
     }
 
     @Test
+    void theEnginePassedOverSignsInRunsSoThatItsHelpersAreStillSpinning() {
+        EngineDuel d = new EngineDuel(now);
+        int cycle = EngineDuel.RUN * RouteChoice.EXPLORE;
+        StringBuilder routes = new StringBuilder();
+        // three cycles of equal signatures, 48 ms: within the window, the duel still runs
+        for (int i = 0; i < 3 * cycle; i++) {
+            boolean j = d.toJdk(now);
+            long started = now;
+            now += 250_000;
+            d.add(j, 250_000, started, now);
+            routes.append(j ? 'j' : 'c');
+        }
+        String one = "j".repeat(cycle - EngineDuel.RUN) + "c".repeat(EngineDuel.RUN);
+        assertEquals(one.repeat(3), routes.toString(), "the core's share in runs of " + EngineDuel.RUN);
+    }
+
+    @Test
     void aDuelLastsItsWindowHoweverSoonTheSamplesCome() {
         EngineDuel d = new EngineDuel(now);
         // 10 us signatures: 32 of the core's in 5 ms, but the window is 100 ms
