@@ -24,8 +24,8 @@ package io.dilithiumgpu.route;
  * cores ({@code SigningHelpers}), which spin a little after a loop and then park. A lone signature
  * every sixteenth found its helper parked and paid its wake-up, so that the core passed over was
  * timed slower than it signs once in use, and a duel it lost once it lost for good (one caller on
- * two cores: 170 to 177 µs a signature against 119 to 124 in use, the JDK's engine 153 to 163;
- * docs/performance.md). In a run the signatures after the first find the helper still spinning.
+ * two cores; docs/performance.md, What was tried). In a run the signatures after the first find
+ * the helper still spinning.
  *
  * <p>Why a window of time as well as a count: a collection every hundred milliseconds or so, a
  * signature's rejection loop of one attempt or a dozen: a mean over a tenth of a second and 32 or
